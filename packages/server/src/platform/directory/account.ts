@@ -1,0 +1,65 @@
+/** The accounts of the directory as the platform holds them: users and administrators. */
+import type { ClirMode, User, UserPreferences, UserRight } from '@openness/wire'
+
+/** The provisioned part of a user: the User record of the specification plus the telephony setting. */
+export interface UserRecord extends Omit<User, 'dialingRule'> {
+  loginName: string
+  type: NonNullable<User['type']>
+  apiRights: UserRight[]
+  /** Calling line identity restriction as the platform configures it for this user. */
+  clirMode: ClirMode
+  /** A user-specific dialing rule; when absent the numbering plan's applies. */
+  dialingRule?: User['dialingRule']
+}
+
+/** An administrator account; a supervisor may open supervised sessions. */
+export interface AdministratorRecord {
+  loginName: string
+  firstName?: string
+  lastName?: string
+  supervisor: boolean
+}
+
+/** An account as the durable store keeps it. */
+export type StoredAccount =
+  | {
+      kind: 'USER'
+      loginName: string
+      record: UserRecord
+      passwordHash?: string
+      /** Set when the password was changed through the API; the directory file then no longer rules it. */
+      passwordChangedAt?: string
+      preferences: UserPreferences
+    }
+  | {
+      kind: 'ADMINISTRATOR'
+      loginName: string
+      record: AdministratorRecord
+      passwordHash?: string
+      passwordChangedAt?: string
+      preferences: UserPreferences
+    }
+
+/** The numbering plan of the platform (design section 5). */
+export interface NumberingPlan {
+  /** ISO 3166 alpha-2 country of the platform. */
+  countryCode: string
+  areaCode?: string
+  /** Outside-line prefix. */
+  externalPrefix: string
+  /** Numbers longer than this get the external prefix when dialed. */
+  addPfxForNbLength: number
+  exceptionRules: { lengthException: number; beginPatternException: string }[]
+  extensionLength: number
+  voicemailNumber?: string
+}
+
+/** Directory-wide settings. */
+export interface DirectorySettings {
+  companyName: string
+  nodeId: string
+  numberingPlan: NumberingPlan
+  /** Installed license counts, by right. */
+  licenses: Record<UserRight, number>
+  languages: { gui: string[]; tui: string[] }
+}
