@@ -1,0 +1,170 @@
+/** Opens the directory database on SQLite or PostgreSQL and brings its schema to the latest migration. */
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import {
+  CompiledQuery,
+  type Dialect,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely'
+import pg from 'pg'
+import type { StoredAccount } from '../../platform/directory/account.js'
+import { migrationProvider } from './migrations/index.js'
+
+/** One row per account; `record` and `preferences` hold JSON. */
+export interface AccountTable {
+  login_name: string
+  kind: StoredAccount['kind']
+  record: string
+  password_hash: string | null
+  /** ISO 8601. */
+  password_changed_at: string | null
+  preferences: string
+  /** ISO 8601 time of the last write of the row. */
+  updated_at: string
+}
+
+/** Directory-wide values by name; `value` holds JSON. */
+export interface DirectorySettingTable {
+  name: DirectorySettingName
+  value: string
+}
+
+/** The names of the rows of `directory_setting`. */
+export type DirectorySettingName = 'settings' | 'source_digest'
+
+/** The tables of the directory database, as Kysely sees them. */
+export interface DirectoryDatabase {
+  account: AccountTable
+  directory_setting: DirectorySettingTable
+}
+
+/** Where the directory database lives. */
+export type DatabaseTarget =
+  | { kind: 'sqlite'; filename: string }
+  | {
+      kind: 'postgres'
+      connectionString: string
+      /** Created if missing and made the search_path of every pooled connection. */
+      schema?: string
+    }
+
+/** The file name of the SQLite database inside the data directory. */
+export const SQLITE_FILENAME = 'openness.sqlite3'
+
+const SQLITE_MEMORY = ':memory:'
+const SQLITE_BUSY_TIMEOUT_MS = 5_000
+const POSTGRES_SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
+const SUPPORTED_URLS = 'postgres://…, postgresql://…, sqlite:<path> or sqlite::memory:'
+
+/**
+ * Reads DATABASE_URL: unset (or empty) means the SQLite file in `dataDir`; otherwise a PostgreSQL
+ * URL, `sqlite:<path>` or `sqlite::memory:`.
+ */
+export function databaseTargetFromUrl(url: string | undefined, dataDir: string): DatabaseTarget {
+  if (url === undefined || url.trim() === '') {
+    return { kind: 'sqlite', filename: join(dataDir, SQLITE_FILENAME) }
+  }
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return { kind: 'postgres', connectionString: url }
+  }
+  if (url.startsWith('sqlite:')) {
+    const filename = url.slice('sqlite:'.length)
+    if (filename === '') {
+      throw new Error(`DATABASE_URL "sqlite:" names no file; use ${SUPPORTED_URLS}`)
+    }
+    return { kind: 'sqlite', filename }
+  }
+  // Only the scheme is echoed: the rest of a URL may carry a password.
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(url)?.[0] ?? 'no scheme'
+  throw new Error(`DATABASE_URL must be ${SUPPORTED_URLS}; got ${scheme}`)
+}
+
+/** Connects to the target and migrates it to the latest schema; the caller destroys the result. */
+export async function openDatabase(target: DatabaseTarget): Promise<Kysely<DirectoryDatabase>> {
+  const db = new Kysely<DirectoryDatabase>({ dialect: createDialect(target) })
+  try {
+    const migrationTableSchema =
+      target.kind === 'postgres' ? await preparePostgresSchema(db, target.schema) : undefined
+    await migrateToLatest(db, migrationTableSchema)
+    return db
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+}
+
+function createDialect(target: DatabaseTarget): Dialect {
+  return target.kind === 'sqlite'
+    ? sqliteDialect(target.filename)
+    : postgresDialect(target.connectionString, target.schema)
+}
+
+function sqliteDialect(filename: string): SqliteDialect {
+  const isFile = filename !== SQLITE_MEMORY
+  if (isFile) mkdirSync(dirname(filename), { recursive: true })
+  const database = new SQLite(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS })
+  try {
+    if (isFile) database.pragma('journal_mode = WAL')
+    database.pragma('foreign_keys = ON')
+  } catch (error) {
+    database.close()
+    throw error
+  }
+  return new SqliteDialect({ database })
+}
+
+function postgresDialect(connectionString: string, schema: string | undefined): PostgresDialect {
+  if (schema !== undefined && !POSTGRES_SCHEMA_PATTERN.test(schema)) {
+    throw new Error(`PostgreSQL schema "${schema}" must match ${POSTGRES_SCHEMA_PATTERN}`)
+  }
+  const pool = new pg.Pool({ connectionString })
+  if (schema === undefined) return new PostgresDialect({ pool })
+  // The pattern above makes the name safe to splice; search_path may name a schema not yet created.
+  const setSearchPath = CompiledQuery.raw(`set search_path to "${schema}"`)
+  return new PostgresDialect({
+    pool,
+    onCreateConnection: async (connection) => {
+      await connection.executeQuery(setSearchPath)
+    },
+  })
+}
+
+/**
+ * Creates the schema if one was asked for, and returns the schema the tables live in. The Migrator
+ * is told that schema because, without one, it looks for its bookkeeping tables in every schema.
+ */
+async function preparePostgresSchema(
+  db: Kysely<DirectoryDatabase>,
+  schema: string | undefined,
+): Promise<string> {
+  if (schema !== undefined) {
+    await db.schema.createSchema(schema).ifNotExists().execute()
+    return schema
+  }
+  const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db)
+  const current = rows[0]?.name
+  if (!current) {
+    throw new Error('PostgreSQL has no current schema: the search_path names no existing schema')
+  }
+  return current
+}
+
+async function migrateToLatest(
+  db: Kysely<DirectoryDatabase>,
+  migrationTableSchema: string | undefined,
+): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error === undefined) return
+  const failed = results?.find((result) => result.status === 'Error')?.migrationName
+  const reason = error instanceof Error ? error.message : String(error)
+  throw new Error(
+    `Migrating the directory database failed${failed ? ` at ${failed}` : ''}: ${reason}`,
+    { cause: error },
+  )
+}

@@ -1,0 +1,15 @@
+/** The migrations of the SQL storage, listed statically so that bundling and tests never scan folders. */
+import type { Migration, MigrationProvider } from 'kysely'
+import { directoryMigration } from './0001-directory.js'
+
+/** Every migration by name; Kysely applies them in the alphabetical order of the names. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-directory': directoryMigration,
+}
+
+/** Hands the static list to Kysely's Migrator. */
+export const migrationProvider: MigrationProvider = {
+  async getMigrations() {
+    return { ...MIGRATIONS }
+  },
+}
