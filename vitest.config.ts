@@ -8,5 +8,10 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     testTimeout: 20_000,
+    // CI asks for a JSON report beside the console one, to print a closing summary line.
+    ...(process.env['VITEST_JSON'] && {
+      reporters: ['default', 'json'],
+      outputFile: { json: process.env['VITEST_JSON'] },
+    }),
   },
 })

@@ -68,3 +68,11 @@ export const SessionInfo = Type.Object(
   { title: 'SessionInfo' },
 )
 export type SessionInfo = Static<typeof SessionInfo>
+
+/** The SessionInfo.capabilities name of each license (specification: "e.g. BASIC_TELEPHONY"). */
+export const CAPABILITY_OF_RIGHT = {
+  TELEPHONY_BASIC: 'BASIC_TELEPHONY',
+  TELEPHONY_ADVANCED: 'ADVANCED_TELEPHONY',
+  MESSAGING: 'MESSAGING',
+  CONFERENCING: 'CONFERENCING',
+} as const

@@ -1,0 +1,61 @@
+/** buildApp: the Fastify application of the service, assembled from its plugins; it never listens itself. */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { API_V1_PATH } from './gateway/base-urls.js'
+import type { GatewayPlatform } from './gateway/platform.js'
+import { errorHandler } from './gateway/plugins/error-handler.js'
+import { jsonBody } from './gateway/plugins/json-body.js'
+import { openApi } from './gateway/plugins/openapi.js'
+import { sessionResolver } from './gateway/plugins/session-resolver.js'
+import { authenticateRoutes } from './gateway/routes/authenticate.js'
+import { loginRoutes } from './gateway/routes/logins.js'
+import { rootRoutes } from './gateway/routes/root.js'
+import { sessionRoutes } from './gateway/routes/sessions.js'
+import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
+
+/** Options of the HTTP layer. */
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
+  /** Largest accepted request body, in bytes. */
+  bodyLimit?: number
+  /** Serve the OpenAPI description and its UI. */
+  openApi?: boolean
+}
+
+/** The default body limit: far above any record of the API, far below anything that hurts. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024
+
+/** Builds the application over a platform; call `ready()` (or `listen`/`inject`) to use it. */
+export async function buildApp(platform: GatewayPlatform, options: AppOptions = {}): Promise<FastifyInstance> {
+  const logger = options.logger ?? false
+  const app = Fastify({
+    ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.decorate('platform', platform)
+  await app.register(errorHandler)
+  await app.register(jsonBody)
+  await app.register(sessionResolver)
+  if (options.openApi ?? true) await app.register(openApi, { version: platform.product.version })
+
+  await app.register(rootRoutes)
+  await app.register(authenticateRoutes)
+  await app.register(
+    async (v1) => {
+      await v1.register(sessionRoutes)
+      await v1.register(loginRoutes)
+      await v1.register(userLookupRoutes)
+      await v1.register(userAccountRoutes, { prefix: '/users' })
+      // An administrator session's Users service is /logins (specification, "Service"); real clients
+      // then address accounts as /logins/{loginName} (wire facts 10.5), so the same routes answer there.
+      await v1.register(userAccountRoutes, { prefix: '/logins' })
+    },
+    { prefix: API_V1_PATH },
+  )
+  platform.services.provide('Users')
+  platform.services.provide('Logins')
+  return app
+}

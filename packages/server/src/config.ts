@@ -1,0 +1,99 @@
+/**
+ * The service configuration, read from environment variables and validated at start: a bad value stops
+ * the service with a message naming the variable (README, "Configuration").
+ */
+import { fileURLToPath } from 'node:url'
+
+/** Log levels pino knows. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** Everything the service is configured with. */
+export interface ServiceConfig {
+  host: string
+  /** Plain HTTP listener; 0 turns it off. */
+  httpPort: number
+  /** HTTPS listener; 0 turns it off. */
+  httpsPort: number
+  publicBaseUrl?: string
+  privateBaseUrl?: string
+  tlsCertFile?: string
+  tlsKeyFile?: string
+  /** SessionInfo.timeToLive, seconds. */
+  sessionTtl: number
+  dataDir: string
+  directoryFile: string
+  databaseUrl?: string
+  logLevel: LogLevel
+}
+
+/** The demo directory that ships with the service. */
+export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../directory/demo-directory.yaml', import.meta.url))
+
+/** A configuration that cannot be used; the message lists every problem. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError'
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** Reads and validates the configuration from `env`. */
+export function loadConfig(env: Env = process.env): ServiceConfig {
+  const problems: string[] = []
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim()
+    return value === '' ? undefined : value
+  }
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = text(name)
+    if (raw === undefined) return fallback
+    const value = Number(raw)
+    if (!/^\d+$/.test(raw) || value < min || value > max) {
+      problems.push(`${name}=${raw}: must be an integer from ${min} to ${max}`)
+      return fallback
+    }
+    return value
+  }
+  const baseUrl = (name: string): string | undefined => {
+    const raw = text(name)
+    if (raw === undefined) return undefined
+    try {
+      const url = new URL(raw)
+      if (!['http:', 'https:'].includes(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search)
+        throw new Error('not an origin')
+      return url.origin
+    } catch {
+      problems.push(`${name}=${raw}: must be an http(s) origin such as https://pbx.example.com:8443 (no path)`)
+      return undefined
+    }
+  }
+
+  const logLevel = (text('LOG_LEVEL') ?? 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${logLevel}: must be one of ${LOG_LEVELS.join(', ')}`)
+  const tlsCertFile = text('TLS_CERT_FILE')
+  const tlsKeyFile = text('TLS_KEY_FILE')
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined))
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
+  const databaseUrl = text('DATABASE_URL')
+
+  const config: ServiceConfig = {
+    host: text('HOST') ?? '127.0.0.1',
+    httpPort: integer('HTTP_PORT', 8080, 0, 65535),
+    httpsPort: integer('HTTPS_PORT', 8443, 0, 65535),
+    sessionTtl: integer('SESSION_TTL', 300, 10, 86_400),
+    dataDir: text('DATA_DIR') ?? './data',
+    directoryFile: text('DIRECTORY_FILE') ?? DEMO_DIRECTORY_FILE,
+    logLevel,
+  }
+  const publicBaseUrl = baseUrl('PUBLIC_BASE_URL')
+  const privateBaseUrl = baseUrl('PRIVATE_BASE_URL')
+  if (publicBaseUrl) config.publicBaseUrl = publicBaseUrl
+  if (privateBaseUrl) config.privateBaseUrl = privateBaseUrl
+  if (tlsCertFile && tlsKeyFile) Object.assign(config, { tlsCertFile, tlsKeyFile })
+  if (databaseUrl) config.databaseUrl = databaseUrl
+  if (config.httpPort === 0 && config.httpsPort === 0) problems.push('HTTP_PORT and HTTPS_PORT: at least one listener is needed')
+  if (config.httpPort !== 0 && config.httpPort === config.httpsPort)
+    problems.push(`HTTP_PORT and HTTPS_PORT: both are ${config.httpPort}`)
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
+  return config
+}

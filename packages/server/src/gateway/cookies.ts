@@ -1,0 +1,22 @@
+/** The session cookie (specification, "Authentication" item 3: the token travels in `SvcUserId`). */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+export const SESSION_COOKIE = 'SvcUserId'
+
+/** The value of the session cookie of a request, if any. */
+export function readSessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie
+  if (header === undefined) return undefined
+  for (const part of header.split(';')) {
+    const separator = part.indexOf('=')
+    if (separator === -1) continue
+    if (part.slice(0, separator).trim() === SESSION_COOKIE) return part.slice(separator + 1).trim()
+  }
+  return undefined
+}
+
+/** Sets the session cookie: host-only, whole site, HttpOnly, Secure when the request came over TLS. */
+export function writeSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  const secure = request.protocol === 'https' ? '; Secure' : ''
+  reply.header('set-cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure}`)
+}

@@ -1,0 +1,46 @@
+/** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
+import type { Authenticator } from '../platform/auth/authenticator.js'
+import type { Directory } from '../platform/directory/directory.js'
+import type { Session } from '../platform/sessions/session.js'
+import type { SessionManager } from '../platform/sessions/session-manager.js'
+import type { Clock } from '../platform/ports.js'
+import type { ServiceCatalog } from './service-catalog.js'
+
+/** The configured base URLs; when absent, the URL the request came on is used. */
+export interface BaseUrlConfig {
+  publicBaseUrl?: string
+  privateBaseUrl?: string
+}
+
+/** The platform services and settings routes use. */
+export interface GatewayPlatform {
+  directory: Directory
+  sessions: SessionManager
+  authenticator: Authenticator
+  clock: Clock
+  urls: BaseUrlConfig
+  services: ServiceCatalog
+  product: { name: string; type: string; version: string }
+}
+
+/** How a route uses the session cookie. */
+export type SessionRequirement =
+  /** An open session is required (the default under /api/rest/1.0). */
+  | 'open'
+  /** The route reads the cookie itself (session opening, closing, keepalive). */
+  | 'cookie'
+  /** The route is public (root, authentication, documentation). */
+  | 'none'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: GatewayPlatform
+  }
+  interface FastifyRequest {
+    /** The open session of the request, set for routes that require one. */
+    session: Session | undefined
+  }
+  interface FastifyContextConfig {
+    session?: SessionRequirement
+  }
+}

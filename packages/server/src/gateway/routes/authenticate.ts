@@ -1,0 +1,121 @@
+/**
+ * Authentication (specification, "Authentication"; wire facts 2.2): HTTP Basic credentials checked
+ * against the internal accounts, answered with the SvcUserId cookie and the sessions URLs. Both exchanges
+ * work: the specification's (401 challenge, then the basic login resource) and the pre-emptive
+ * `Authorization: Basic` that real clients send, answered directly with 200.
+ */
+import { API_VERSIONS, AuthenticateResult } from '@openness/wire'
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { API_PATH, baseOrigins } from '../base-urls.js'
+import { writeSessionCookie } from '../cookies.js'
+import { errorResponses } from '../error-responses.js'
+import { RestError } from '../rest-error.js'
+
+const REALM = 'Basic realm="Openness", charset="UTF-8"'
+const CHALLENGE = { 'www-authenticate': REALM }
+const LOGIN_PATH = `${API_PATH}/authenticationbasic/login`
+
+const VersionQuery = Type.Object({ version: Type.String({ description: 'API version, e.g. 1.0' }) })
+const response = { 200: AuthenticateResult, ...errorResponses(401) }
+
+function checkVersion(version: string): void {
+  if (!(API_VERSIONS as readonly string[]).includes(version))
+    throw new RestError('BAD_PARAMETER', `version '${version}' is not supported (supported: ${API_VERSIONS.join(', ')})`)
+}
+
+/** Login name and password of a Basic Authorization header; throws the right 401 otherwise. */
+function basicCredentials(request: FastifyRequest): { loginName: string; password: string } {
+  const header = request.headers.authorization
+  if (header === undefined)
+    throw new RestError(
+      'NOT_ALLOWED',
+      `Authentication required: send HTTP Basic credentials on this URL or on ${LOGIN_PATH}`,
+      401,
+      CHALLENGE,
+    )
+  const [scheme = '', value = ''] = header.trim().split(/\s+/, 2)
+  if (scheme.toLowerCase() !== 'basic') {
+    const name = scheme.toLowerCase() === 'negotiate' ? 'Kerberos (Negotiate)' : scheme
+    throw new RestError('NOT_SUPPORTED', `${name} authentication is not supported: use HTTP Basic`, 401, CHALLENGE)
+  }
+  const decoded = Buffer.from(value, 'base64').toString('utf8')
+  const separator = decoded.indexOf(':')
+  if (separator <= 0)
+    throw new RestError('NOT_ALLOWED', 'Malformed Basic credentials: expected base64(login:password)', 401, CHALLENGE)
+  return { loginName: decoded.slice(0, separator), password: decoded.slice(separator + 1) }
+}
+
+async function login(request: FastifyRequest, reply: FastifyReply, version: string) {
+  if ((request.query as Record<string, unknown>)['ticket'] !== undefined)
+    throw new RestError('NOT_SUPPORTED', 'CAS authentication is not supported: use HTTP Basic', 401, CHALLENGE)
+  const { loginName, password } = basicCredentials(request)
+  const { authenticator, sessions } = request.server.platform
+  const result = await authenticator.authenticate(loginName, password, request.ip)
+  if (!result.ok) {
+    request.log.warn({ loginName, address: request.ip, reason: result.reason }, 'authentication failed')
+    for (const key of result.lockedKeys) request.log.warn({ key }, 'authentication locked after repeated failures')
+    const message =
+      result.reason === 'LOCKED'
+        ? 'Too many failed attempts: authentication is locked for a while'
+        : 'Bad login name or password'
+    throw new RestError('NOT_ALLOWED', message, 401, CHALLENGE)
+  }
+  const token = sessions.issueToken(result.loginName)
+  writeSessionCookie(request, reply, token)
+  const origins = baseOrigins(request)
+  const sessionsPath = `${API_PATH}/${version}/sessions`
+  return {
+    credential: token,
+    publicUrl: `${origins.public}${sessionsPath}`,
+    internalUrl: `${origins.private}${sessionsPath}`,
+  }
+}
+
+export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const config = { session: 'none' as const }
+  for (const path of ['authenticate', 'authenticatenosso']) {
+    app.get(
+      `${API_PATH}/${path}`,
+      {
+        config,
+        schema: {
+          summary:
+            path === 'authenticate'
+              ? 'Authenticate with HTTP Basic credentials; sets the SvcUserId cookie'
+              : 'Basic authentication against the internal accounts when the server uses Kerberos or CAS',
+          tags: ['authentication'],
+          querystring: VersionQuery,
+          response,
+        },
+      },
+      async (request, reply) => {
+        checkVersion(request.query.version)
+        return login(request, reply, request.query.version)
+      },
+    )
+  }
+
+  app.get(
+    LOGIN_PATH,
+    {
+      config,
+      schema: {
+        summary: 'The basic login resource of the specification\'s two-step exchange',
+        tags: ['authentication'],
+        querystring: Type.Object({
+          SvcApplicationUrl: Type.String({ description: 'the authenticate path the client came from' }),
+        }),
+        response,
+      },
+    },
+    async (request, reply) => {
+      const target = new URL(request.query.SvcApplicationUrl, 'http://placeholder')
+      if (!/^\/api\/rest\/authenticate(nosso)?\/?$/.test(target.pathname))
+        throw new RestError('BAD_PARAMETER', 'SvcApplicationUrl: must be the path of the authenticate resource')
+      const version = target.searchParams.get('version') ?? API_VERSIONS[API_VERSIONS.length - 1] ?? '1.0'
+      checkVersion(version)
+      return login(request, reply, version)
+    },
+  )
+}

@@ -1,0 +1,137 @@
+/**
+ * Session management (specification, "Session management" and the session lifecycle table; wire facts
+ * 2.3 and 2.4). The odd statuses of the specification live here: a second POST with the same credential
+ * is 403, DELETE of a closed session 403, DELETE without any session 500, keepalive without one 403.
+ */
+import { CAPABILITY_OF_RIGHT, type SessionInfo as SessionInfoType, SessionInfo, SessionRequest } from '@openness/wire'
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import type { Session } from '../../platform/sessions/session.js'
+import { API_V1_PATH, baseOrigins } from '../base-urls.js'
+import { readSessionCookie } from '../cookies.js'
+import { errorResponses } from '../error-responses.js'
+import { RestError } from '../rest-error.js'
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/** The SessionInfo of a session as the requester sees it. */
+export function sessionInfo(request: FastifyRequest, session: Session): SessionInfoType {
+  const { sessions, services } = request.server.platform
+  const origins = baseOrigins(request)
+  return {
+    admin: session.admin,
+    timeToLive: sessions.timing.timeToLiveSeconds,
+    publicBaseUrl: `${origins.public}${API_V1_PATH}`,
+    privateBaseUrl: `${origins.private}${API_V1_PATH}`,
+    services: services.servicesFor(session),
+    capabilities: session.rights.map((right) => CAPABILITY_OF_RIGHT[right]),
+    sessionId: session.sessionId,
+    login: session.actingAs,
+    creationDate: iso(session.createdAt),
+    expirationDate: iso(session.expiresAt),
+    otherSessions: sessions.otherSessions(session).map((other) => ({
+      sessionId: other.sessionId,
+      creationDate: iso(other.createdAt),
+      timeToLive: Math.max(0, Math.round((other.expiresAt - request.server.platform.clock.now()) / 1000)),
+    })),
+  }
+}
+
+const noSession = () => new RestError('INVALID_SESSION', 'No open session for this credential: log in and open a session')
+
+export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { sessions } = app.platform
+  const tags = ['sessions']
+
+  app.post(
+    '/sessions',
+    {
+      config: { session: 'cookie' },
+      schema: {
+        summary: 'Open the session of the credential in the SvcUserId cookie',
+        tags,
+        body: SessionRequest,
+        response: { 200: SessionInfo, ...errorResponses(404) },
+      },
+    },
+    async (request) => sessionInfo(request, sessions.open(readSessionCookie(request), request.body)),
+  )
+
+  app.get(
+    '/sessions',
+    {
+      config: { session: 'open' },
+      schema: {
+        summary: 'The current session',
+        tags,
+        querystring: Type.Object({ applicationName: Type.Optional(Type.String()) }),
+        response: { 200: SessionInfo, ...errorResponses() },
+      },
+    },
+    async (request) => sessionInfo(request, request.session as Session),
+  )
+
+  app.delete(
+    '/sessions',
+    {
+      config: { session: 'cookie' },
+      schema: {
+        summary: 'Close the session and release everything it held',
+        tags,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const status = sessions.status(readSessionCookie(request))
+      switch (status.state) {
+        case 'OPEN':
+          sessions.close(status.session)
+          return reply.code(204).send(null)
+        case 'CLOSED':
+          throw new RestError('INVALID_SESSION', 'The session is already closed')
+        case 'NO_SESSION':
+          // Specification, "Errors" rule 4: closing a session that does not exist answers 500.
+          throw new RestError('SERVER_PROBLEM', 'No session was opened with this credential', 500)
+        case 'UNKNOWN':
+          throw noSession()
+      }
+    },
+  )
+
+  for (const method of ['POST', 'HEAD'] as const) {
+    app.route({
+      method,
+      url: '/sessions/keepalive',
+      config: { session: 'cookie' },
+      schema: {
+        summary: 'Restart the session timer',
+        tags,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+      handler: async (request, reply) => {
+        if (!sessions.keepalive(readSessionCookie(request))) throw noSession()
+        return reply.code(204).send(null)
+      },
+    })
+  }
+
+  app.post(
+    '/sessions/release',
+    {
+      config: { session: 'open' },
+      schema: {
+        summary: 'Release another open session of the same account, with the licenses it held',
+        description:
+          'The text/plain body is the sessionId of the session to release, as listed in SessionInfo.otherSessions.',
+        tags,
+        body: Type.String({ minLength: 1, description: 'sessionId of the session to release' }),
+        response: { 200: SessionInfo, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const session = request.session as Session
+      sessions.release(session, request.body.trim())
+      return sessionInfo(request, session)
+    },
+  )
+}

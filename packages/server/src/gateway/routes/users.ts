@@ -1,0 +1,192 @@
+/**
+ * User information (specification, "User information"; wire facts 7): lookup, the User record,
+ * password, preferences and telephony preferences. The per-account routes are served under /users and,
+ * because an administrator session's Users service points to /logins, under /logins as well.
+ */
+import {
+  ChangePasswordRequest,
+  SupportedLanguages,
+  TelephonyPreferences,
+  User,
+  UserPreferences,
+  UserPreferencesResponse,
+} from '@openness/wire'
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { API_V1_PATH } from '../base-urls.js'
+import { ownUserFor, sessionOf, userFor } from '../access.js'
+import { errorResponses } from '../error-responses.js'
+import { RestError } from '../rest-error.js'
+import type { UserLookupKey } from '../../platform/directory/directory.js'
+import { PlatformError } from '../../platform/platform-error.js'
+
+const LoginParams = Type.Object({ loginName: Type.String({ minLength: 1 }) })
+const LOOKUP_KEYS: readonly UserLookupKey[] = ['loginName', 'companyEmail', 'instantMessagingId', 'companyPhone']
+const config = { session: 'open' as const }
+const tags = ['users']
+
+/** Clients that cannot follow redirects (wire facts 7: the Java SDK's HttpClient) get the User directly. */
+const NO_REDIRECT_AGENT = /^Java-http-client\//
+
+/** GET /users: find a user by exactly one key; 307 to its resource. */
+export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/users',
+    {
+      config,
+      schema: {
+        summary: 'Find a user by exactly one of loginName, companyEmail, instantMessagingId, companyPhone',
+        tags,
+        querystring: Type.Object({
+          loginName: Type.Optional(Type.String()),
+          companyEmail: Type.Optional(Type.String()),
+          instantMessagingId: Type.Optional(Type.String()),
+          companyPhone: Type.Optional(Type.String()),
+        }),
+        response: { 200: User, 307: Type.Null(), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const given = LOOKUP_KEYS.filter((key) => request.query[key] !== undefined)
+      if (given.length !== 1)
+        throw new RestError(
+          'BAD_PARAMETER',
+          given.length === 0
+            ? `One query parameter is required among ${LOOKUP_KEYS.join(', ')}`
+            : `Only one query parameter at a time: got ${given.join(', ')}`,
+        )
+      const key = given[0] as UserLookupKey
+      const value = request.query[key] as string
+      const user = app.platform.directory.findUserBy(key, value)
+      if (user === undefined) throw new PlatformError('NOT_FOUND', `No user with ${key} '${value}'`)
+      if (NO_REDIRECT_AGENT.test(request.headers['user-agent'] ?? '')) {
+        const { privileged } = userFor(request, user.loginName)
+        return app.platform.directory.userView(user, privileged)
+      }
+      return reply.code(307).header('location', `${API_V1_PATH}/users/${user.loginName}`).send(null)
+    },
+  )
+}
+
+/** The routes of one account: `/{loginName}`, its password and preferences. */
+export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { directory } = app.platform
+
+  app.get(
+    '/:loginName',
+    {
+      config,
+      schema: {
+        summary: 'The user; starred fields only for the owner or an administrator session',
+        tags,
+        params: LoginParams,
+        response: { 200: User, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { user, privileged } = userFor(request, request.params.loginName)
+      return directory.userView(user, privileged)
+    },
+  )
+
+  app.put(
+    '/:loginName/password',
+    {
+      config,
+      schema: {
+        summary: 'Change the password; the old one is checked',
+        tags,
+        params: LoginParams,
+        body: ChangePasswordRequest,
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request)
+      const { loginName } = request.params
+      const own = session.actingAs === loginName
+      if (!own) {
+        if (!session.admin)
+          throw new PlatformError('NOT_ALLOWED', `A user session cannot change the password of '${loginName}'`)
+        ownUserFor(request, loginName)
+      }
+      await directory.changePassword(loginName, request.body.oldPassword, request.body.newPassword)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/:loginName/preferences',
+    {
+      config,
+      schema: { summary: 'The user preferences', tags, params: LoginParams, response: { 200: UserPreferencesResponse, ...errorResponses(404) } },
+    },
+    async (request) => {
+      const preferences = directory.preferences(ownUserFor(request, request.params.loginName))
+      return preferences.tuiLanguage === undefined ? preferences : { ...preferences, oxeLanguage: preferences.tuiLanguage }
+    },
+  )
+
+  app.post(
+    '/:loginName/preferences',
+    {
+      config,
+      schema: {
+        summary: 'Change preferences: present fields replace, an empty string clears, absent fields stay',
+        tags,
+        params: LoginParams,
+        body: UserPreferences,
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      await directory.updatePreferences(ownUserFor(request, request.params.loginName), request.body ?? {})
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/:loginName/preferences/telephony',
+    {
+      config,
+      schema: { summary: 'The telephony preferences', tags, params: LoginParams, response: { 200: TelephonyPreferences, ...errorResponses(404) } },
+    },
+    async (request) => ({ clirMode: directory.clirMode(ownUserFor(request, request.params.loginName)) }),
+  )
+
+  app.post(
+    '/:loginName/preferences/telephony',
+    {
+      config,
+      schema: {
+        summary: 'Change the telephony preferences',
+        tags,
+        params: LoginParams,
+        body: TelephonyPreferences,
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const user = ownUserFor(request, request.params.loginName)
+      await directory.updatePreferences(user, { telephony: request.body ?? {} })
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.get(
+    '/:loginName/preferences/supportedLanguages',
+    {
+      config,
+      schema: {
+        summary: 'Languages the user may choose (called by real clients; not in the specification)',
+        tags,
+        params: LoginParams,
+        response: { 200: SupportedLanguages, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      ownUserFor(request, request.params.loginName)
+      const { languages } = directory.settings
+      return { supportedLanguages: languages.tui, supportedGuiLanguages: languages.gui }
+    },
+  )
+}

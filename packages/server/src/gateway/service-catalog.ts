@@ -1,0 +1,52 @@
+/**
+ * The services SessionInfo lists (specification, "Session"; wire facts 2.3), limited to the services this
+ * server provides and, for a user session, to those the user's licenses allow.
+ */
+import type { Service, UserRight } from '@openness/wire'
+import type { Session } from '../platform/sessions/session.js'
+
+interface CatalogEntry extends Service {
+  /** Licenses of which the session needs one; none means every session. */
+  anyOf?: readonly UserRight[]
+}
+
+const TELEPHONY: readonly UserRight[] = ['TELEPHONY_BASIC', 'TELEPHONY_ADVANCED']
+const NOTIFICATION: readonly UserRight[] = ['TELEPHONY_ADVANCED', 'MESSAGING', 'CONFERENCING']
+
+/** The user-session list of the specification, in its order. */
+const USER_SERVICES: readonly CatalogEntry[] = [
+  { serviceName: 'Users', relativeUrl: '/users' },
+  { serviceName: 'Telephony', relativeUrl: '/telephony/calls', anyOf: TELEPHONY },
+  { serviceName: 'Logins', relativeUrl: '/logins' },
+  { serviceName: 'Devices', relativeUrl: '/telephony/devices', anyOf: TELEPHONY },
+  { serviceName: 'State', relativeUrl: '/telephony/state', anyOf: TELEPHONY },
+  { serviceName: 'Directory', relativeUrl: '/directory' },
+  { serviceName: 'EventSummary', relativeUrl: '/eventSummary' },
+  { serviceName: 'Routing', relativeUrl: '/routing' },
+  { serviceName: 'Subscriptions', relativeUrl: '/subscriptions', anyOf: NOTIFICATION },
+  { serviceName: 'Comlog', relativeUrl: '/comlog/records' },
+]
+
+/** For an administrator session the Users service points to /logins (specification, "Service"). */
+const ADMINISTRATOR_SERVICES: readonly CatalogEntry[] = USER_SERVICES.map((entry) =>
+  entry.serviceName === 'Users' ? { ...entry, relativeUrl: '/logins' } : entry,
+)
+
+/** The services route plugins declared they provide. */
+export class ServiceCatalog {
+  private readonly provided = new Set<string>()
+
+  /** Declares that the server serves this service (called by the route plugin that implements it). */
+  provide(serviceName: string): void {
+    this.provided.add(serviceName)
+  }
+
+  /** The services to list in the SessionInfo of `session`. */
+  servicesFor(session: Session): Service[] {
+    const entries = session.admin ? ADMINISTRATOR_SERVICES : USER_SERVICES
+    return entries
+      .filter((entry) => this.provided.has(entry.serviceName))
+      .filter((entry) => session.admin || !entry.anyOf || entry.anyOf.some((right) => session.rights.includes(right)))
+      .map(({ serviceName, relativeUrl }) => ({ serviceName, serviceVersion: '1.0', relativeUrl }))
+  }
+}

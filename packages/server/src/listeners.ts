@@ -1,0 +1,70 @@
+/**
+ * The HTTP and HTTPS listeners: two Node servers that hand every request to the same Fastify router, so
+ * one application serves both (design section 6).
+ */
+import { createServer as createHttpServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+
+/** Where to listen; a port of `undefined` turns that listener off, 0 picks a free port. */
+export interface ListenOptions {
+  host: string
+  httpPort?: number
+  httpsPort?: number
+  tls?: { cert: string; key: string }
+}
+
+/** The bound listeners. */
+export interface Listeners {
+  httpPort?: number
+  httpsPort?: number
+  close(): Promise<void>
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve())
+    server.closeAllConnections()
+  })
+}
+
+/** Binds the listeners for a ready application. */
+export async function startListeners(app: FastifyInstance, options: ListenOptions): Promise<Listeners> {
+  await app.ready()
+  const handler = (request: Parameters<FastifyInstance['routing']>[0], response: Parameters<FastifyInstance['routing']>[1]) =>
+    app.routing(request, response)
+  const servers: Server[] = []
+  const result: Listeners = {
+    close: async () => {
+      await Promise.all(servers.map(close))
+    },
+  }
+  try {
+    if (options.httpPort !== undefined) {
+      const server = createHttpServer(handler)
+      servers.push(server)
+      result.httpPort = await listen(server, options.httpPort, options.host)
+    }
+    if (options.httpsPort !== undefined) {
+      if (options.tls === undefined) throw new Error('The HTTPS listener needs a certificate and key')
+      const server = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      servers.push(server)
+      result.httpsPort = await listen(server, options.httpsPort, options.host)
+    }
+  } catch (error) {
+    await result.close()
+    throw error
+  }
+  return result
+}

@@ -1,0 +1,100 @@
+/** Entry point: read the configuration, start the platform and the listeners, print where to go. */
+import { join } from 'node:path'
+import pino from 'pino'
+import { buildApp } from './app.js'
+import { ConfigError, DEMO_DIRECTORY_FILE, loadConfig, type ServiceConfig } from './config.js'
+import { startListeners } from './listeners.js'
+import { startPlatform } from './service.js'
+import { DirectoryFileError } from './storage/file/directory-file.js'
+import { databaseTargetFromUrl } from './storage/sql/database.js'
+import { SystemClock } from './system-clock.js'
+import { loadTlsMaterial, type TlsMaterial } from './tls.js'
+
+function banner(config: ServiceConfig, ports: { http?: number; https?: number }, tls: TlsMaterial | undefined): string {
+  const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
+  const http = ports.http === undefined ? undefined : `http://${shown}:${ports.http}`
+  const https = ports.https === undefined ? undefined : `https://${shown}:${ports.https}`
+  const base = http ?? https ?? ''
+  const curl = http ? 'curl' : 'curl -k'
+  const lines = [
+    '',
+    'Communication Platform REST Openness Service',
+    http ? `  API over HTTP    ${http}/api/rest` : undefined,
+    https ? `  API over HTTPS   ${https}/api/rest` : undefined,
+    tls ? `  TLS certificate  ${tls.certFile} (${tls.source}) SHA-256 ${tls.fingerprint}` : undefined,
+    `  OpenAPI          ${base}/openapi.json   reference UI ${base}/docs`,
+    `  Directory        ${config.directoryFile}`,
+  ]
+  if (config.directoryFile === DEMO_DIRECTORY_FILE) {
+    lines.push(
+      '  Demo accounts    users alice, bob, carol, dave, ...; administrators admin (supervisor), operator',
+      '                   password: demo-<login>, e.g. alice / demo-alice',
+      '',
+      'Try it:',
+      `  ${curl} -s -c jar -u alice:demo-alice '${base}/api/rest/authenticate?version=1.0'`,
+      `  ${curl} -s -b jar -H 'Content-Type: application/json' -d '{"applicationName":"curl"}' ${base}/api/rest/1.0/sessions`,
+      `  ${curl} -s -b jar ${base}/api/rest/1.0/users/alice`,
+      `  ${curl} -s -b jar -H 'Content-Type: application/json' -d '{"guiLanguage":"fr"}' ${base}/api/rest/1.0/users/alice/preferences`,
+      `  ${curl} -s -b jar -X DELETE ${base}/api/rest/1.0/sessions`,
+    )
+  }
+  return `${lines.filter((line) => line !== undefined).join('\n')}\n\n`
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig()
+  const logger = pino({ level: config.logLevel })
+  const clock = new SystemClock()
+  const running = await startPlatform({
+    database: databaseTargetFromUrl(config.databaseUrl, config.dataDir),
+    directoryFile: config.directoryFile,
+    clock,
+    sessionTtlSeconds: config.sessionTtl,
+    ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
+    ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
+  })
+  logger.info({ imported: running.imported, directoryFile: config.directoryFile }, 'directory loaded')
+  const app = await buildApp(running.platform, { logger })
+  const tls =
+    config.httpsPort === 0
+      ? undefined
+      : await loadTlsMaterial({
+          dataDir: config.dataDir,
+          ...(config.tlsCertFile && { certFile: config.tlsCertFile }),
+          ...(config.tlsKeyFile && { keyFile: config.tlsKeyFile }),
+        })
+  const listeners = await startListeners(app, {
+    host: config.host,
+    ...(config.httpPort !== 0 && { httpPort: config.httpPort }),
+    ...(config.httpsPort !== 0 && { httpsPort: config.httpsPort }),
+    ...(tls && { tls }),
+  })
+  const ports = {
+    ...(listeners.httpPort !== undefined && { http: listeners.httpPort }),
+    ...(listeners.httpsPort !== undefined && { https: listeners.httpsPort }),
+  }
+  logger.info({ host: config.host, ...ports, dataDir: join(config.dataDir) }, 'listening')
+  process.stdout.write(banner(config, ports, tls))
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info({ signal }, 'stopping')
+    await listeners.close()
+    await app.close()
+    await running.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DirectoryFileError) {
+    process.stderr.write(`${error.message}\n`)
+  } else {
+    process.stderr.write(`The service could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  }
+  process.exit(1)
+})

@@ -1,0 +1,89 @@
+/** One open (or closed) session: who opened it, whom it acts as, and its timer. */
+import type { UserRight } from '@openness/wire'
+import { PlatformError } from '../platform-error.js'
+import { canTransition, type SessionCloseCause, type SessionState } from './session-state.js'
+
+/** The three session kinds of the specification ("Authentication", item 7). */
+export type SessionKind = 'USER' | 'ADMINISTRATOR' | 'SUPERVISED'
+
+/** What a session is opened with. */
+export interface SessionInit {
+  sessionId: string
+  token: string
+  kind: SessionKind
+  /** Login name of the account that authenticated. */
+  owner: string
+  /** Login name the session acts as: the owner, or the supervised account. */
+  actingAs: string
+  /** True when the session acts as an administrator account. */
+  admin: boolean
+  applicationName: string
+  /** Licenses the session obtained for the account it acts as. */
+  rights: UserRight[]
+  createdAt: number
+  expiresAt: number
+}
+
+/** A session. Only `transition` changes its state; `touch` moves its timer. */
+export class Session {
+  readonly sessionId: string
+  readonly token: string
+  readonly kind: SessionKind
+  readonly owner: string
+  readonly actingAs: string
+  readonly admin: boolean
+  readonly applicationName: string
+  readonly rights: readonly UserRight[]
+  readonly createdAt: number
+  private currentExpiresAt: number
+  private currentState: SessionState = 'OPEN'
+  private currentCloseCause: SessionCloseCause | undefined
+
+  constructor(init: SessionInit) {
+    this.sessionId = init.sessionId
+    this.token = init.token
+    this.kind = init.kind
+    this.owner = init.owner
+    this.actingAs = init.actingAs
+    this.admin = init.admin
+    this.applicationName = init.applicationName
+    this.rights = init.rights
+    this.createdAt = init.createdAt
+    this.currentExpiresAt = init.expiresAt
+  }
+
+  get state(): SessionState {
+    return this.currentState
+  }
+
+  /** When the session expires unless used before (milliseconds since the epoch). */
+  get expiresAt(): number {
+    return this.currentExpiresAt
+  }
+
+  get closeCause(): SessionCloseCause | undefined {
+    return this.currentCloseCause
+  }
+
+  get isOpen(): boolean {
+    return this.currentState === 'OPEN'
+  }
+
+  /** Restarts the session timer (any use of the session, or keepalive). */
+  touch(expiresAt: number): void {
+    this.transition('OPEN')
+    this.currentExpiresAt = expiresAt
+  }
+
+  /** Closes the session; the caller releases what it held. */
+  close(cause: SessionCloseCause): void {
+    this.transition('CLOSED')
+    this.currentCloseCause = cause
+  }
+
+  private transition(to: SessionState): void {
+    if (!canTransition(this.currentState, to))
+      throw new PlatformError('INVALID_SESSION', `The session is ${this.currentState.toLowerCase()}`)
+    this.currentState = to
+  }
+}

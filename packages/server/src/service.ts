@@ -1,0 +1,94 @@
+/**
+ * Assembles the platform behind the gateway: durable store, directory (imported from the directory
+ * file), licenses, sessions and authentication. main.ts and the tests both start the service through it.
+ */
+import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
+import { Authenticator } from './platform/auth/authenticator.js'
+import { LoginThrottle, type ThrottlePolicy } from './platform/auth/login-throttle.js'
+import { Directory } from './platform/directory/directory.js'
+import { importDirectory } from './platform/directory/directory-import.js'
+import { LicensePool } from './platform/licenses/license-pool.js'
+import type { Clock } from './platform/ports.js'
+import { defaultGraceSeconds, SessionManager, type SessionTiming } from './platform/sessions/session-manager.js'
+import { type DatabaseTarget, openDatabase } from './storage/sql/database.js'
+import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
+import { readDirectoryFile } from './storage/file/directory-file.js'
+import type { GatewayPlatform } from './gateway/platform.js'
+import { ServiceCatalog } from './gateway/service-catalog.js'
+
+/** The product this server describes itself as at the root. */
+export const PRODUCT = { name: 'Communication Platform REST Openness Service', type: 'OPENNESS', version: '0.1.0' }
+
+/** What starting the platform needs. */
+export interface PlatformOptions {
+  database: DatabaseTarget
+  directoryFile: string
+  clock: Clock
+  sessionTtlSeconds: number
+  publicBaseUrl?: string
+  privateBaseUrl?: string
+  /** Lower scrypt cost for tests; production uses the default. */
+  scryptCost?: ScryptCost
+  throttlePolicy?: ThrottlePolicy
+  /** Overrides of the session timing derived from the time-to-live. */
+  timing?: Partial<SessionTiming>
+}
+
+/** A started platform and how to stop it. */
+export interface RunningPlatform {
+  platform: GatewayPlatform
+  /** Whether the directory file changed since the last start (and was imported again). */
+  imported: boolean
+  close(): Promise<void>
+}
+
+/** Opens the store, imports the directory file and starts sessions. */
+export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
+  const { clock } = options
+  const { document, sourceDigest } = await readDirectoryFile(options.directoryFile)
+  const store = new SqlDirectoryStore(await openDatabase(options.database))
+  try {
+    const hasher = new PasswordHasher(options.scryptCost)
+    const previous = await store.load()
+    const snapshot = await importDirectory(document, sourceDigest, previous, hasher)
+    const imported = snapshot !== previous
+    if (imported) await store.replace(snapshot)
+    const directory = new Directory(store, snapshot, hasher, clock)
+    const licenses = new LicensePool(snapshot.settings.licenses)
+    const ttl = options.sessionTtlSeconds
+    const sessions = new SessionManager(directory, licenses, clock, {
+      timeToLiveSeconds: ttl,
+      graceSeconds: defaultGraceSeconds(ttl),
+      tokenTimeToLiveSeconds: 120,
+      closedRetentionSeconds: 3600,
+      sweepIntervalSeconds: 5,
+      ...options.timing,
+    })
+    sessions.start()
+    const authenticator = new Authenticator(directory, new LoginThrottle(clock, options.throttlePolicy), clock)
+    const urls = {
+      ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
+      ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),
+    }
+    const platform: GatewayPlatform = {
+      directory,
+      sessions,
+      authenticator,
+      clock,
+      urls,
+      services: new ServiceCatalog(),
+      product: PRODUCT,
+    }
+    return {
+      platform,
+      imported,
+      close: async () => {
+        sessions.stop()
+        await store.close()
+      },
+    }
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+}
