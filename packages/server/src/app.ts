@@ -1,6 +1,10 @@
 /** buildApp: the Fastify application of the service, assembled from its plugins; it never listens itself. */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify'
 import { API_V1_PATH } from './gateway/base-urls.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { errorHandler } from './gateway/plugins/error-handler.js'
@@ -26,7 +30,10 @@ export interface AppOptions {
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 
 /** Builds the application over a platform; call `ready()` (or `listen`/`inject`) to use it. */
-export async function buildApp(platform: GatewayPlatform, options: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  platform: GatewayPlatform,
+  options: AppOptions = {},
+): Promise<FastifyInstance> {
   const logger = options.logger ?? false
   const app = Fastify({
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),

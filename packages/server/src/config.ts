@@ -28,7 +28,9 @@ export interface ServiceConfig {
 }
 
 /** The demo directory that ships with the service. */
-export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../directory/demo-directory.yaml', import.meta.url))
+export const DEMO_DIRECTORY_FILE = fileURLToPath(
+  new URL('../directory/demo-directory.yaml', import.meta.url),
+)
 
 /** A configuration that cannot be used; the message lists every problem. */
 export class ConfigError extends Error {
@@ -59,22 +61,20 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     if (raw === undefined) return undefined
     try {
       const url = new URL(raw)
-      if (!['http:', 'https:'].includes(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search)
+      if (
+        !['http:', 'https:'].includes(url.protocol) ||
+        (url.pathname !== '/' && url.pathname !== '') ||
+        url.search
+      )
         throw new Error('not an origin')
       return url.origin
     } catch {
-      problems.push(`${name}=${raw}: must be an http(s) origin such as https://pbx.example.com:8443 (no path)`)
+      problems.push(
+        `${name}=${raw}: must be an http(s) origin such as https://pbx.example.com:8443 (no path)`,
+      )
       return undefined
     }
   }
-
-  const logLevel = (text('LOG_LEVEL') ?? 'info') as LogLevel
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL=${logLevel}: must be one of ${LOG_LEVELS.join(', ')}`)
-  const tlsCertFile = text('TLS_CERT_FILE')
-  const tlsKeyFile = text('TLS_KEY_FILE')
-  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined))
-    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
-  const databaseUrl = text('DATABASE_URL')
 
   const config: ServiceConfig = {
     host: text('HOST') ?? '127.0.0.1',
@@ -83,17 +83,26 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     sessionTtl: integer('SESSION_TTL', 300, 10, 86_400),
     dataDir: text('DATA_DIR') ?? './data',
     directoryFile: text('DIRECTORY_FILE') ?? DEMO_DIRECTORY_FILE,
-    logLevel,
+    logLevel: (text('LOG_LEVEL') ?? 'info') as LogLevel,
   }
   const publicBaseUrl = baseUrl('PUBLIC_BASE_URL')
   const privateBaseUrl = baseUrl('PRIVATE_BASE_URL')
+  if (!LOG_LEVELS.includes(config.logLevel))
+    problems.push(`LOG_LEVEL=${config.logLevel}: must be one of ${LOG_LEVELS.join(', ')}`)
+  const tlsCertFile = text('TLS_CERT_FILE')
+  const tlsKeyFile = text('TLS_KEY_FILE')
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined))
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
+  const databaseUrl = text('DATABASE_URL')
   if (publicBaseUrl) config.publicBaseUrl = publicBaseUrl
   if (privateBaseUrl) config.privateBaseUrl = privateBaseUrl
   if (tlsCertFile && tlsKeyFile) Object.assign(config, { tlsCertFile, tlsKeyFile })
   if (databaseUrl) config.databaseUrl = databaseUrl
-  if (config.httpPort === 0 && config.httpsPort === 0) problems.push('HTTP_PORT and HTTPS_PORT: at least one listener is needed')
+  if (config.httpPort === 0 && config.httpsPort === 0)
+    problems.push('HTTP_PORT and HTTPS_PORT: at least one listener is needed')
   if (config.httpPort !== 0 && config.httpPort === config.httpsPort)
     problems.push(`HTTP_PORT and HTTPS_PORT: both are ${config.httpPort}`)
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
+  if (problems.length > 0)
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
   return config
 }

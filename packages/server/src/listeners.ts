@@ -40,10 +40,15 @@ function close(server: Server): Promise<void> {
 }
 
 /** Binds the listeners for a ready application. */
-export async function startListeners(app: FastifyInstance, options: ListenOptions): Promise<Listeners> {
+export async function startListeners(
+  app: FastifyInstance,
+  options: ListenOptions,
+): Promise<Listeners> {
   await app.ready()
-  const handler = (request: Parameters<FastifyInstance['routing']>[0], response: Parameters<FastifyInstance['routing']>[1]) =>
-    app.routing(request, response)
+  const handler = (
+    request: Parameters<FastifyInstance['routing']>[0],
+    response: Parameters<FastifyInstance['routing']>[1],
+  ) => app.routing(request, response)
   const servers: Server[] = []
   const result: Listeners = {
     close: async () => {
@@ -57,7 +62,8 @@ export async function startListeners(app: FastifyInstance, options: ListenOption
       result.httpPort = await listen(server, options.httpPort, options.host)
     }
     if (options.httpsPort !== undefined) {
-      if (options.tls === undefined) throw new Error('The HTTPS listener needs a certificate and key')
+      if (options.tls === undefined)
+        throw new Error('The HTTPS listener needs a certificate and key')
       const server = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
       servers.push(server)
       result.httpsPort = await listen(server, options.httpsPort, options.host)

@@ -10,7 +10,11 @@ import { databaseTargetFromUrl } from './storage/sql/database.js'
 import { SystemClock } from './system-clock.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
-function banner(config: ServiceConfig, ports: { http?: number; https?: number }, tls: TlsMaterial | undefined): string {
+function banner(
+  config: ServiceConfig,
+  ports: { http?: number; https?: number },
+  tls: TlsMaterial | undefined,
+): string {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const http = ports.http === undefined ? undefined : `http://${shown}:${ports.http}`
   const https = ports.https === undefined ? undefined : `https://${shown}:${ports.https}`
@@ -21,7 +25,9 @@ function banner(config: ServiceConfig, ports: { http?: number; https?: number },
     'Communication Platform REST Openness Service',
     http ? `  API over HTTP    ${http}/api/rest` : undefined,
     https ? `  API over HTTPS   ${https}/api/rest` : undefined,
-    tls ? `  TLS certificate  ${tls.certFile} (${tls.source}) SHA-256 ${tls.fingerprint}` : undefined,
+    tls
+      ? `  TLS certificate  ${tls.certFile} (${tls.source}) SHA-256 ${tls.fingerprint}`
+      : undefined,
     `  OpenAPI          ${base}/openapi.json   reference UI ${base}/docs`,
     `  Directory        ${config.directoryFile}`,
   ]
@@ -53,7 +59,10 @@ async function main(): Promise<void> {
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
   })
-  logger.info({ imported: running.imported, directoryFile: config.directoryFile }, 'directory loaded')
+  logger.info(
+    { imported: running.imported, directoryFile: config.directoryFile },
+    'directory loaded',
+  )
   const app = await buildApp(running.platform, { logger })
   const tls =
     config.httpsPort === 0
@@ -94,7 +103,9 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof DirectoryFileError) {
     process.stderr.write(`${error.message}\n`)
   } else {
-    process.stderr.write(`The service could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.stderr.write(
+      `The service could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    )
   }
   process.exit(1)
 })

@@ -2,22 +2,31 @@
  * Assembles the platform behind the gateway: durable store, directory (imported from the directory
  * file), licenses, sessions and authentication. main.ts and the tests both start the service through it.
  */
-import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
+
+import type { GatewayPlatform } from './gateway/platform.js'
+import { ServiceCatalog } from './gateway/service-catalog.js'
 import { Authenticator } from './platform/auth/authenticator.js'
 import { LoginThrottle, type ThrottlePolicy } from './platform/auth/login-throttle.js'
+import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
 import { Directory } from './platform/directory/directory.js'
 import { importDirectory } from './platform/directory/directory-import.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
 import type { Clock } from './platform/ports.js'
-import { defaultGraceSeconds, SessionManager, type SessionTiming } from './platform/sessions/session-manager.js'
+import {
+  defaultGraceSeconds,
+  SessionManager,
+  type SessionTiming,
+} from './platform/sessions/session-manager.js'
+import { readDirectoryFile } from './storage/file/directory-file.js'
 import { type DatabaseTarget, openDatabase } from './storage/sql/database.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
-import { readDirectoryFile } from './storage/file/directory-file.js'
-import type { GatewayPlatform } from './gateway/platform.js'
-import { ServiceCatalog } from './gateway/service-catalog.js'
 
 /** The product this server describes itself as at the root. */
-export const PRODUCT = { name: 'Communication Platform REST Openness Service', type: 'OPENNESS', version: '0.1.0' }
+export const PRODUCT = {
+  name: 'Communication Platform REST Openness Service',
+  type: 'OPENNESS',
+  version: '0.1.0',
+}
 
 /** What starting the platform needs. */
 export interface PlatformOptions {
@@ -65,7 +74,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...options.timing,
     })
     sessions.start()
-    const authenticator = new Authenticator(directory, new LoginThrottle(clock, options.throttlePolicy), clock)
+    const authenticator = new Authenticator(
+      directory,
+      new LoginThrottle(clock, options.throttlePolicy),
+      clock,
+    )
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),

@@ -23,10 +23,23 @@ function fingerprintOf(cert: string): string {
 }
 
 /** Loads the configured certificate, or the development one under `dataDir/tls`, creating it if missing. */
-export async function loadTlsMaterial(options: { certFile?: string; keyFile?: string; dataDir: string }): Promise<TlsMaterial> {
+export async function loadTlsMaterial(options: {
+  certFile?: string
+  keyFile?: string
+  dataDir: string
+}): Promise<TlsMaterial> {
   if (options.certFile && options.keyFile) {
-    const [cert, key] = await Promise.all([readFile(options.certFile, 'utf8'), readFile(options.keyFile, 'utf8')])
-    return { cert, key, fingerprint: fingerprintOf(cert), source: 'configured', certFile: options.certFile }
+    const [cert, key] = await Promise.all([
+      readFile(options.certFile, 'utf8'),
+      readFile(options.keyFile, 'utf8'),
+    ])
+    return {
+      cert,
+      key,
+      fingerprint: fingerprintOf(cert),
+      source: 'configured',
+      certFile: options.certFile,
+    }
   }
   const directory = join(options.dataDir, 'tls')
   const certFile = join(directory, 'dev-cert.pem')
@@ -66,5 +79,11 @@ export async function loadTlsMaterial(options: { certFile?: string; keyFile?: st
   await mkdir(directory, { recursive: true })
   await writeFile(keyFile, pems.private, { mode: 0o600 })
   await writeFile(certFile, pems.cert)
-  return { cert: pems.cert, key: pems.private, fingerprint: fingerprintOf(pems.cert), source: 'generated', certFile }
+  return {
+    cert: pems.cert,
+    key: pems.private,
+    fingerprint: fingerprintOf(pems.cert),
+    source: 'generated',
+    certFile,
+  }
 }

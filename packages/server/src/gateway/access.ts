@@ -15,7 +15,10 @@ export function sessionOf(request: FastifyRequest): Session {
 }
 
 /** The user `loginName`, and whether the session may see its private data and act on it. */
-export function userFor(request: FastifyRequest, loginName: string): { user: UserAccount; privileged: boolean } {
+export function userFor(
+  request: FastifyRequest,
+  loginName: string,
+): { user: UserAccount; privileged: boolean } {
   const session = sessionOf(request)
   const user = request.server.platform.directory.findUser(loginName)
   if (user === undefined) throw new PlatformError('NOT_FOUND', `No user '${loginName}'`)
@@ -26,7 +29,10 @@ export function userFor(request: FastifyRequest, loginName: string): { user: Use
 export function ownUserFor(request: FastifyRequest, loginName: string): UserAccount {
   const { user, privileged } = userFor(request, loginName)
   if (!privileged)
-    throw new PlatformError('NOT_ALLOWED', `A user session cannot read or change the private data of '${loginName}'`)
+    throw new PlatformError(
+      'NOT_ALLOWED',
+      `A user session cannot read or change the private data of '${loginName}'`,
+    )
   return user
 }
 
@@ -38,6 +44,9 @@ export function loginNameRule(request: FastifyRequest, loginName: string | undef
   const session = sessionOf(request)
   if (!session.admin) return userFor(request, session.actingAs).user
   if (loginName === undefined || loginName === '')
-    throw new PlatformError('BAD_PARAMETER', 'query parameter loginName: is required for an administrator session')
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      'query parameter loginName: is required for an administrator session',
+    )
   return userFor(request, loginName).user
 }

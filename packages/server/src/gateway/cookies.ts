@@ -16,7 +16,11 @@ export function readSessionCookie(request: FastifyRequest): string | undefined {
 }
 
 /** Sets the session cookie: host-only, whole site, HttpOnly, Secure when the request came over TLS. */
-export function writeSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+export function writeSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): void {
   const secure = request.protocol === 'https' ? '; Secure' : ''
   reply.header('set-cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure}`)
 }

@@ -1,9 +1,9 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { Directory } from '../platform/directory/directory.js'
+import type { Clock } from '../platform/ports.js'
 import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
-import type { Clock } from '../platform/ports.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
 /** The configured base URLs; when absent, the URL the request came on is used. */

@@ -19,6 +19,10 @@ export class RestError extends Error {
 
   /** The body of the answer. */
   get body() {
-    return restErrorInfo(this.type, this.message, this.status === undefined ? {} : { status: this.status })
+    return restErrorInfo(
+      this.type,
+      this.message,
+      this.status === undefined ? {} : { status: this.status },
+    )
   }
 }

@@ -16,7 +16,7 @@ export class RouteMethods {
     if (pattern === undefined) {
       const source = normalized
         .split('/')
-        .map((segment) => (segment.startsWith(':') ? '[^/]+' : escape(segment)))
+        .map((segment) => (segment.startsWith(':') ? '[^/]+' : escapeRegExp(segment)))
         .join('/')
       pattern = { regex: new RegExp(`^${source}/?$`), methods: new Set() }
       this.patterns.set(normalized, pattern)
@@ -34,6 +34,6 @@ export class RouteMethods {
   }
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

@@ -46,7 +46,12 @@ export class ServiceCatalog {
     const entries = session.admin ? ADMINISTRATOR_SERVICES : USER_SERVICES
     return entries
       .filter((entry) => this.provided.has(entry.serviceName))
-      .filter((entry) => session.admin || !entry.anyOf || entry.anyOf.some((right) => session.rights.includes(right)))
+      .filter(
+        (entry) =>
+          session.admin ||
+          !entry.anyOf ||
+          entry.anyOf.some((right) => session.rights.includes(right)),
+      )
       .map(({ serviceName, relativeUrl }) => ({ serviceName, serviceVersion: '1.0', relativeUrl }))
   }
 }

@@ -6,7 +6,12 @@ import { SessionInfo } from '@openness/wire'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { expectRestError, expectSchema } from '../support/assertions.js'
-import { authenticate, openSession, startTestService, type TestService } from '../support/test-service.js'
+import {
+  authenticate,
+  openSession,
+  startTestService,
+  type TestService,
+} from '../support/test-service.js'
 
 const SESSIONS = '/api/rest/1.0/sessions'
 const TTL_MS = 300_000
@@ -22,15 +27,24 @@ beforeEach(async () => {
 afterEach(() => service.close())
 
 function post(cookie: string, payload: unknown = { applicationName: 'test' }) {
-  return app.inject({ method: 'POST', url: SESSIONS, headers: { cookie }, payload: payload as object })
+  return app.inject({
+    method: 'POST',
+    url: SESSIONS,
+    headers: { cookie },
+    payload: payload as object,
+  })
 }
 const get = (cookie?: string) => app.inject({ url: SESSIONS, headers: cookie ? { cookie } : {} })
-const remove = (cookie?: string) => app.inject({ method: 'DELETE', url: SESSIONS, headers: cookie ? { cookie } : {} })
+const remove = (cookie?: string) =>
+  app.inject({ method: 'DELETE', url: SESSIONS, headers: cookie ? { cookie } : {} })
 const keepalive = (cookie?: string, method: 'POST' | 'HEAD' = 'POST') =>
   app.inject({
     method,
     url: `${SESSIONS}/keepalive`,
-    headers: { ...(cookie && { cookie }), ...(method === 'POST' && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(cookie && { cookie }),
+      ...(method === 'POST' && { 'content-type': 'application/json' }),
+    },
   })
 
 describe('session lifecycle: none -> open (POST /sessions with a valid credential)', () => {
@@ -46,15 +60,27 @@ describe('session lifecycle: none -> open (POST /sessions with a valid credentia
       capabilities: ['BASIC_TELEPHONY', 'ADVANCED_TELEPHONY', 'MESSAGING'],
       otherSessions: [],
     })
-    expect(info.services).toContainEqual({ serviceName: 'Users', serviceVersion: '1.0', relativeUrl: '/users' })
-    expect(info.services).toContainEqual({ serviceName: 'Logins', serviceVersion: '1.0', relativeUrl: '/logins' })
+    expect(info.services).toContainEqual({
+      serviceName: 'Users',
+      serviceVersion: '1.0',
+      relativeUrl: '/users',
+    })
+    expect(info.services).toContainEqual({
+      serviceName: 'Logins',
+      serviceVersion: '1.0',
+      relativeUrl: '/logins',
+    })
   })
 
   it('opens an administrator session whose Users service points to /logins', async () => {
     const token = await authenticate(app, 'admin')
     const info = expectSchema<SessionInfo>(SessionInfo, await post(`SvcUserId=${token}`))
     expect(info).toMatchObject({ admin: true, login: 'admin', capabilities: [] })
-    expect(info.services).toContainEqual({ serviceName: 'Users', serviceVersion: '1.0', relativeUrl: '/logins' })
+    expect(info.services).toContainEqual({
+      serviceName: 'Users',
+      serviceVersion: '1.0',
+      relativeUrl: '/logins',
+    })
   })
 
   it.each([
@@ -64,10 +90,21 @@ describe('session lifecycle: none -> open (POST /sessions with a valid credentia
     ['INSTANT_MESSAGING_ID', 'bob.durand@im.example.com'],
   ])('opens a supervised session of bob found by %s', async (type, id) => {
     const token = await authenticate(app, 'admin')
-    const response = await post(`SvcUserId=${token}`, { applicationName: 'console', supervisedAccount: { id, type } })
+    const response = await post(`SvcUserId=${token}`, {
+      applicationName: 'console',
+      supervisedAccount: { id, type },
+    })
     const info = expectSchema<SessionInfo>(SessionInfo, response)
-    expect(info).toMatchObject({ admin: false, login: 'bob', capabilities: ['BASIC_TELEPHONY', 'ADVANCED_TELEPHONY', 'MESSAGING'] })
-    expect(info.services).toContainEqual({ serviceName: 'Users', serviceVersion: '1.0', relativeUrl: '/users' })
+    expect(info).toMatchObject({
+      admin: false,
+      login: 'bob',
+      capabilities: ['BASIC_TELEPHONY', 'ADVANCED_TELEPHONY', 'MESSAGING'],
+    })
+    expect(info.services).toContainEqual({
+      serviceName: 'Users',
+      serviceVersion: '1.0',
+      relativeUrl: '/users',
+    })
   })
 
   it('refuses supervision by an administrator without the supervisor role: 403 NOT_ALLOWED', async () => {
@@ -101,12 +138,24 @@ describe('session lifecycle: none -> open (POST /sessions with a valid credentia
   it('rejects a request without applicationName: 400 BAD_PARAMETER naming it, and opens nothing', async () => {
     const token = await authenticate(app, 'alice')
     expectRestError(await post(`SvcUserId=${token}`, {}), 400, 'BAD_PARAMETER', /applicationName/)
-    expectRestError(await post(`SvcUserId=${token}`, { applicationName: 'x', supervisedAccount: { id: 'b', type: 'NAME' } }), 400, 'BAD_PARAMETER', /supervisedAccount\.type/)
+    expectRestError(
+      await post(`SvcUserId=${token}`, {
+        applicationName: 'x',
+        supervisedAccount: { id: 'b', type: 'NAME' },
+      }),
+      400,
+      'BAD_PARAMETER',
+      /supervisedAccount\.type/,
+    )
     expectSchema(SessionInfo, await post(`SvcUserId=${token}`))
   })
 
   it('answers 403 INVALID_SESSION without a cookie or with an unknown token', async () => {
-    expectRestError(await app.inject({ method: 'POST', url: SESSIONS, payload: { applicationName: 'x' } }), 403, 'INVALID_SESSION')
+    expectRestError(
+      await app.inject({ method: 'POST', url: SESSIONS, payload: { applicationName: 'x' } }),
+      403,
+      'INVALID_SESSION',
+    )
     expectRestError(await post('SvcUserId=forged'), 403, 'INVALID_SESSION')
   })
 
@@ -126,7 +175,9 @@ describe('session lifecycle: open', () => {
   it('POST /sessions with the same credential: 403, the session unchanged', async () => {
     const before = expectSchema<SessionInfo>(SessionInfo, await get(cookie))
     expectRestError(await post(cookie), 403, 'NOT_EXPECTED', /already open/)
-    expect(expectSchema<SessionInfo>(SessionInfo, await get(cookie)).sessionId).toBe(before.sessionId)
+    expect(expectSchema<SessionInfo>(SessionInfo, await get(cookie)).sessionId).toBe(
+      before.sessionId,
+    )
   })
 
   it('DELETE /sessions: 204, then the session is closed', async () => {
@@ -134,7 +185,11 @@ describe('session lifecycle: open', () => {
     expect(response.statusCode).toBe(204)
     expect(response.body).toBe('')
     expectRestError(await get(cookie), 403, 'INVALID_SESSION')
-    expectRestError(await app.inject({ url: '/api/rest/1.0/users/alice', headers: { cookie } }), 403, 'INVALID_SESSION')
+    expectRestError(
+      await app.inject({ url: '/api/rest/1.0/users/alice', headers: { cookie } }),
+      403,
+      'INVALID_SESSION',
+    )
   })
 
   it('session timer ends: closed after timeToLive (plus the grace) without a request', async () => {
@@ -159,19 +214,24 @@ describe('session lifecycle: open', () => {
 
   it('any use of the session restarts the timer', async () => {
     await service.clock.advance(TTL_MS - 1_000)
-    expect((await app.inject({ url: '/api/rest/1.0/users/alice', headers: { cookie } })).statusCode).toBe(200)
+    expect(
+      (await app.inject({ url: '/api/rest/1.0/users/alice', headers: { cookie } })).statusCode,
+    ).toBe(200)
     await service.clock.advance(TTL_MS - 1_000)
     const info = expectSchema<SessionInfo>(SessionInfo, await get(cookie))
     expect(Date.parse(info.expirationDate ?? '')).toBe(service.clock.now() + TTL_MS)
   })
 
-  it.each(['POST', 'HEAD'] as const)('keepalive with %s: 204 and the timer restarted', async (method) => {
-    await service.clock.advance(TTL_MS - 1_000)
-    const response = await keepalive(cookie, method)
-    expect(response.statusCode).toBe(204)
-    await service.clock.advance(TTL_MS - 1_000)
-    expectSchema(SessionInfo, await get(cookie))
-  })
+  it.each(['POST', 'HEAD'] as const)(
+    'keepalive with %s: 204 and the timer restarted',
+    async (method) => {
+      await service.clock.advance(TTL_MS - 1_000)
+      const response = await keepalive(cookie, method)
+      expect(response.statusCode).toBe(204)
+      await service.clock.advance(TTL_MS - 1_000)
+      expectSchema(SessionInfo, await get(cookie))
+    },
+  )
 
   it('GET /sessions returns the SessionInfo of the session', async () => {
     const info = expectSchema<SessionInfo>(SessionInfo, await get(cookie))
@@ -235,13 +295,18 @@ describe('POST /sessions/release', () => {
     expectSchema(SessionInfo, await get(second))
   })
 
-  it('refuses an unknown session, another account\'s, or its own', async () => {
+  it("refuses an unknown session, another account's, or its own", async () => {
     const alice = await openSession(app, 'alice')
     const bob = await openSession(app, 'bob')
     const bobId = expectSchema<SessionInfo>(SessionInfo, await get(bob)).sessionId ?? ''
     const aliceId = expectSchema<SessionInfo>(SessionInfo, await get(alice)).sessionId ?? ''
     const release = (payload: string) =>
-      app.inject({ method: 'POST', url: `${SESSIONS}/release`, headers: { cookie: alice, 'content-type': 'text/plain' }, payload })
+      app.inject({
+        method: 'POST',
+        url: `${SESSIONS}/release`,
+        headers: { cookie: alice, 'content-type': 'text/plain' },
+        payload,
+      })
     expectRestError(await release('nope'), 404, 'NOT_FOUND')
     expectRestError(await release(bobId), 404, 'NOT_FOUND')
     expectRestError(await release(aliceId), 400, 'BAD_PARAMETER', /DELETE/)

@@ -39,7 +39,11 @@ export function expectRestError(
 }
 
 /** Asserts the body of a response satisfies a wire schema and returns it typed. */
-export function expectSchema<T>(schema: TSchema, response: LightMyRequestResponse, status = 200): T {
+export function expectSchema<T>(
+  schema: TSchema,
+  response: LightMyRequestResponse,
+  status = 200,
+): T {
   expect(response.statusCode, response.body).toBe(status)
   const body = response.json() as T
   const errors = [...Value.Errors(schema, body)]

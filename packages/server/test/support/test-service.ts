@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../../src/app.js'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import type { RunningPlatform } from '../../src/service.js'
-import { startPlatform, type PlatformOptions } from '../../src/service.js'
+import { type PlatformOptions, startPlatform } from '../../src/service.js'
 import { VirtualClock } from './virtual-clock.js'
 
 /** A fast scrypt cost for tests (production uses OWASP's minimum). */
@@ -17,7 +17,9 @@ export interface TestService {
 }
 
 /** Starts a service for one test file or case. */
-export async function startTestService(options: Partial<PlatformOptions> = {}): Promise<TestService> {
+export async function startTestService(
+  options: Partial<PlatformOptions> = {},
+): Promise<TestService> {
   const clock = new VirtualClock()
   const running = await startPlatform({
     database: { kind: 'sqlite', filename: ':memory:' },
@@ -54,13 +56,18 @@ export function cookieOf(response: LightMyRequestResponse): string {
 }
 
 /** Authenticates and returns the token. */
-export async function authenticate(app: FastifyInstance, loginName: string, password?: string): Promise<string> {
+export async function authenticate(
+  app: FastifyInstance,
+  loginName: string,
+  password?: string,
+): Promise<string> {
   const response = await app.inject({
     method: 'GET',
     url: '/api/rest/authenticate?version=1.0',
     headers: { authorization: basic(loginName, password) },
   })
-  if (response.statusCode !== 200) throw new Error(`login ${loginName}: ${response.statusCode} ${response.body}`)
+  if (response.statusCode !== 200)
+    throw new Error(`login ${loginName}: ${response.statusCode} ${response.body}`)
   return cookieOf(response)
 }
 
@@ -77,6 +84,7 @@ export async function openSession(
     headers: { cookie: `SvcUserId=${token}` },
     payload: body,
   })
-  if (response.statusCode !== 200) throw new Error(`session ${loginName}: ${response.statusCode} ${response.body}`)
+  if (response.statusCode !== 200)
+    throw new Error(`session ${loginName}: ${response.statusCode} ${response.body}`)
   return `SvcUserId=${token}`
 }

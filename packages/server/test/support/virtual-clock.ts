@@ -22,9 +22,18 @@ export class VirtualClock implements Clock {
   }
 
   setTimer(delayMs: number, callback: () => void): Timer {
-    const entry: Scheduled = { at: this.current + Math.max(0, delayMs), sequence: this.sequence++, callback, cancelled: false }
+    const entry: Scheduled = {
+      at: this.current + Math.max(0, delayMs),
+      sequence: this.sequence++,
+      callback,
+      cancelled: false,
+    }
     this.scheduled.push(entry)
-    return { cancel: () => void (entry.cancelled = true) }
+    return {
+      cancel: () => {
+        entry.cancelled = true
+      },
+    }
   }
 
   sleep(delayMs: number): Promise<void> {

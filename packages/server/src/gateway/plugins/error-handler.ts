@@ -2,7 +2,7 @@
  * Turns everything thrown anywhere (routes, hooks, body parsing, validation) into a RestErrorInfo, and
  * answers unknown paths with one: the client never sees Fastify's default error bodies or a stack trace.
  */
-import { type RestErrorInfo, REST_ERROR_TYPES, restErrorInfo } from '@openness/wire'
+import { REST_ERROR_TYPES, type RestErrorInfo, restErrorInfo } from '@openness/wire'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PlatformError } from '../../platform/platform-error.js'
@@ -15,7 +15,10 @@ function send(reply: FastifyReply, body: RestErrorInfo & { httpStatus: string },
 }
 
 /** The RestErrorInfo and status for an error Fastify itself raised (parsing, validation, limits). */
-function fromFastifyError(error: FastifyError, request: FastifyRequest): [RestErrorInfo & { httpStatus: string }, number] | undefined {
+function fromFastifyError(
+  error: FastifyError,
+  request: FastifyRequest,
+): [RestErrorInfo & { httpStatus: string }, number] | undefined {
   if (error.validation) {
     const message = describeValidationError(error.validation, error.validationContext)
     return [restErrorInfo('BAD_PARAMETER', message), 400]
@@ -30,7 +33,13 @@ function fromFastifyError(error: FastifyError, request: FastifyRequest): [RestEr
         400,
       ]
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return [restErrorInfo('BAD_PARAMETER', `The body is larger than ${request.routeOptions.bodyLimit} bytes`), 400]
+      return [
+        restErrorInfo(
+          'BAD_PARAMETER',
+          `The body is larger than ${request.routeOptions.bodyLimit} bytes`,
+        ),
+        400,
+      ]
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return [restErrorInfo('BAD_PARAMETER', 'Content-Length does not match the body'), 400]
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -57,17 +66,25 @@ export const errorHandler = fp(
       }
       if (error instanceof PlatformError) {
         const options = error.innerMessage === undefined ? {} : { innerMessage: error.innerMessage }
-        return send(reply, restErrorInfo(error.type, error.message, options), REST_ERROR_TYPES[error.type].status)
+        return send(
+          reply,
+          restErrorInfo(error.type, error.message, options),
+          REST_ERROR_TYPES[error.type].status,
+        )
       }
       const known = fromFastifyError(error, request)
       if (known) return send(reply, known[0], known[1])
       request.log.error({ err: error }, 'unexpected error')
       return send(
         reply,
-        restErrorInfo('SERVER_PROBLEM', 'Internal server error; the administrator can find it in the log', {
-          status: 500,
-          innerMessage: `request id ${request.id}`,
-        }),
+        restErrorInfo(
+          'SERVER_PROBLEM',
+          'Internal server error; the administrator can find it in the log',
+          {
+            status: 500,
+            innerMessage: `request id ${request.id}`,
+          },
+        ),
         500,
       )
     })
@@ -79,13 +96,21 @@ export const errorHandler = fp(
         reply.header('allow', allowed.join(', '))
         return send(
           reply,
-          restErrorInfo('NOT_SUPPORTED', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
-            status: 405,
-          }),
+          restErrorInfo(
+            'NOT_SUPPORTED',
+            `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+            {
+              status: 405,
+            },
+          ),
           405,
         )
       }
-      return send(reply, restErrorInfo('NOT_FOUND', `No resource at ${request.method} ${path}`), 404)
+      return send(
+        reply,
+        restErrorInfo('NOT_FOUND', `No resource at ${request.method} ${path}`),
+        404,
+      )
     })
   },
   { name: 'error-handler' },

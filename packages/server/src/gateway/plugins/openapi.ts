@@ -32,6 +32,7 @@ export const openApi = fp(
         security: [{ SvcUserId: [] }],
       },
       hideUntagged: true,
+      exposeHeadRoutes: true,
     })
     await app.register(swaggerUi, { routePrefix: DOCS_PATH })
     app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())

@@ -16,7 +16,10 @@ export const sessionResolver = fp(
       if (requirementOf(request) !== 'open') return
       const session = app.platform.sessions.use(readSessionCookie(request))
       if (session === undefined)
-        throw new PlatformError('INVALID_SESSION', 'No valid session: log in and open a session again')
+        throw new PlatformError(
+          'INVALID_SESSION',
+          'No valid session: log in and open a session again',
+        )
       request.session = session
     })
   },

@@ -4,8 +4,9 @@
  * work: the specification's (401 challenge, then the basic login resource) and the pre-emptive
  * `Authorization: Basic` that real clients send, answered directly with 200.
  */
-import { API_VERSIONS, AuthenticateResult } from '@openness/wire'
+
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { API_VERSIONS, AuthenticateResult } from '@openness/wire'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { API_PATH, baseOrigins } from '../base-urls.js'
 import { writeSessionCookie } from '../cookies.js'
@@ -21,7 +22,10 @@ const response = { 200: AuthenticateResult, ...errorResponses(401) }
 
 function checkVersion(version: string): void {
   if (!(API_VERSIONS as readonly string[]).includes(version))
-    throw new RestError('BAD_PARAMETER', `version '${version}' is not supported (supported: ${API_VERSIONS.join(', ')})`)
+    throw new RestError(
+      'BAD_PARAMETER',
+      `version '${version}' is not supported (supported: ${API_VERSIONS.join(', ')})`,
+    )
 }
 
 /** Login name and password of a Basic Authorization header; throws the right 401 otherwise. */
@@ -37,24 +41,61 @@ function basicCredentials(request: FastifyRequest): { loginName: string; passwor
   const [scheme = '', value = ''] = header.trim().split(/\s+/, 2)
   if (scheme.toLowerCase() !== 'basic') {
     const name = scheme.toLowerCase() === 'negotiate' ? 'Kerberos (Negotiate)' : scheme
-    throw new RestError('NOT_SUPPORTED', `${name} authentication is not supported: use HTTP Basic`, 401, CHALLENGE)
+    throw new RestError(
+      'NOT_SUPPORTED',
+      `${name} authentication is not supported: use HTTP Basic`,
+      401,
+      CHALLENGE,
+    )
   }
   const decoded = Buffer.from(value, 'base64').toString('utf8')
   const separator = decoded.indexOf(':')
   if (separator <= 0)
-    throw new RestError('NOT_ALLOWED', 'Malformed Basic credentials: expected base64(login:password)', 401, CHALLENGE)
+    throw new RestError(
+      'NOT_ALLOWED',
+      'Malformed Basic credentials: expected base64(login:password)',
+      401,
+      CHALLENGE,
+    )
   return { loginName: decoded.slice(0, separator), password: decoded.slice(separator + 1) }
+}
+
+/**
+ * The authenticate URL a SvcApplicationUrl names: a path, or an absolute URL on one of this server's
+ * origins (the request's own, the configured public and private ones); undefined for anything else,
+ * including another host given as `https://other/...` or `//other/...`.
+ */
+function applicationTarget(request: FastifyRequest, value: string): URL | undefined {
+  try {
+    const own = new URL(`${request.protocol}://${request.host}`).origin
+    const origins = baseOrigins(request)
+    const ours = [own, origins.public, origins.private].map((origin) => new URL(origin).origin)
+    const target = new URL(value, own)
+    if (!ours.includes(target.origin)) return undefined
+    return /^\/api\/rest\/authenticate(nosso)?\/?$/.test(target.pathname) ? target : undefined
+  } catch {
+    return undefined
+  }
 }
 
 async function login(request: FastifyRequest, reply: FastifyReply, version: string) {
   if ((request.query as Record<string, unknown>)['ticket'] !== undefined)
-    throw new RestError('NOT_SUPPORTED', 'CAS authentication is not supported: use HTTP Basic', 401, CHALLENGE)
+    throw new RestError(
+      'NOT_SUPPORTED',
+      'CAS authentication is not supported: use HTTP Basic',
+      401,
+      CHALLENGE,
+    )
   const { loginName, password } = basicCredentials(request)
   const { authenticator, sessions } = request.server.platform
   const result = await authenticator.authenticate(loginName, password, request.ip)
   if (!result.ok) {
-    request.log.warn({ loginName, address: request.ip, reason: result.reason }, 'authentication failed')
-    for (const key of result.lockedKeys) request.log.warn({ key }, 'authentication locked after repeated failures')
+    request.log.warn(
+      { loginName, address: request.ip, reason: result.reason },
+      'authentication failed',
+    )
+    for (const key of result.lockedKeys)
+      request.log.warn({ key }, 'authentication locked after repeated failures')
     const message =
       result.reason === 'LOCKED'
         ? 'Too many failed attempts: authentication is locked for a while'
@@ -101,19 +142,25 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
-        summary: 'The basic login resource of the specification\'s two-step exchange',
+        summary: "The basic login resource of the specification's two-step exchange",
         tags: ['authentication'],
         querystring: Type.Object({
-          SvcApplicationUrl: Type.String({ description: 'the authenticate path the client came from' }),
+          SvcApplicationUrl: Type.String({
+            description: 'the authenticate path the client came from',
+          }),
         }),
         response,
       },
     },
     async (request, reply) => {
-      const target = new URL(request.query.SvcApplicationUrl, 'http://placeholder')
-      if (!/^\/api\/rest\/authenticate(nosso)?\/?$/.test(target.pathname))
-        throw new RestError('BAD_PARAMETER', 'SvcApplicationUrl: must be the path of the authenticate resource')
-      const version = target.searchParams.get('version') ?? API_VERSIONS[API_VERSIONS.length - 1] ?? '1.0'
+      const target = applicationTarget(request, request.query.SvcApplicationUrl)
+      if (target === undefined)
+        throw new RestError(
+          'BAD_PARAMETER',
+          'SvcApplicationUrl: must be the path (or URL on this server) of the authenticate resource',
+        )
+      const version =
+        target.searchParams.get('version') ?? API_VERSIONS[API_VERSIONS.length - 1] ?? '1.0'
       checkVersion(version)
       return login(request, reply, version)
     },

@@ -3,8 +3,9 @@
  * description and the versions with their authentication URLs. Other methods get 405 from the
  * not-found handler, which knows the methods each path answers.
  */
-import { API_VERSIONS, RestApiDescriptor } from '@openness/wire'
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { API_VERSIONS, RestApiDescriptor } from '@openness/wire'
 import { API_PATH, baseOrigins } from '../base-urls.js'
 import { errorResponses } from '../error-responses.js'
 

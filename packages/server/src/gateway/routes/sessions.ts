@@ -3,8 +3,14 @@
  * 2.3 and 2.4). The odd statuses of the specification live here: a second POST with the same credential
  * is 403, DELETE of a closed session 403, DELETE without any session 500, keepalive without one 403.
  */
-import { CAPABILITY_OF_RIGHT, type SessionInfo as SessionInfoType, SessionInfo, SessionRequest } from '@openness/wire'
+
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import {
+  CAPABILITY_OF_RIGHT,
+  SessionInfo,
+  type SessionInfo as SessionInfoType,
+  SessionRequest,
+} from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
 import type { Session } from '../../platform/sessions/session.js'
 import { API_V1_PATH, baseOrigins } from '../base-urls.js'
@@ -32,12 +38,16 @@ export function sessionInfo(request: FastifyRequest, session: Session): SessionI
     otherSessions: sessions.otherSessions(session).map((other) => ({
       sessionId: other.sessionId,
       creationDate: iso(other.createdAt),
-      timeToLive: Math.max(0, Math.round((other.expiresAt - request.server.platform.clock.now()) / 1000)),
+      timeToLive: Math.max(
+        0,
+        Math.round((other.expiresAt - request.server.platform.clock.now()) / 1000),
+      ),
     })),
   }
 }
 
-const noSession = () => new RestError('INVALID_SESSION', 'No open session for this credential: log in and open a session')
+const noSession = () =>
+  new RestError('INVALID_SESSION', 'No open session for this credential: log in and open a session')
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { sessions } = app.platform
@@ -54,7 +64,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SessionInfo, ...errorResponses(404) },
       },
     },
-    async (request) => sessionInfo(request, sessions.open(readSessionCookie(request), request.body)),
+    async (request) =>
+      sessionInfo(request, sessions.open(readSessionCookie(request), request.body)),
   )
 
   app.get(

@@ -31,7 +31,9 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
 }
 
 /** The verdict for an attempt before it is checked. */
-export type ThrottleVerdict = { locked: true; retryAfterMs: number } | { locked: false; delayMs: number }
+export type ThrottleVerdict =
+  | { locked: true; retryAfterMs: number }
+  | { locked: false; delayMs: number }
 
 interface FailureRecord {
   failures: number

@@ -5,7 +5,7 @@
  * user type) follow the schema check.
  */
 import {
-  APPLICATION_RIGHTS,
+  ApplicationRight,
   ClirMode,
   CustomAttributes,
   Device,
@@ -75,9 +75,7 @@ export const DirectoryUser = Type.Object(
     site: Type.Optional(Type.String()),
     department: Type.Optional(Type.String()),
     apiRights: Type.Array(UserRight, { uniqueItems: true }),
-    applicationRights: Type.Optional(
-      Type.Array(Type.Enum([...APPLICATION_RIGHTS]), { uniqueItems: true }),
-    ),
+    applicationRights: Type.Optional(Type.Array(ApplicationRight, { uniqueItems: true })),
     devices: Type.Array(FileDevice),
     voicemail: Type.Optional(Type.Object(Voicemail.properties, closed)),
     dialingRule: Type.Optional(FileDialingRule),

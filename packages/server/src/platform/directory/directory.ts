@@ -145,7 +145,8 @@ export class Directory {
       if (value === '') delete next[field]
       else (next as Record<string, unknown>)[field] = value
     }
-    if (change.telephony?.clirMode !== undefined) next.telephony = { clirMode: change.telephony.clirMode }
+    if (change.telephony?.clirMode !== undefined)
+      next.telephony = { clirMode: change.telephony.clirMode }
     await this.save({ ...account, preferences: next })
     return next
   }
@@ -180,7 +181,8 @@ export class Directory {
       throw new PlatformError('NOT_ALLOWED', 'only multimedia users can update professionalMobile')
     for (const field of ['guiLanguage', 'tuiLanguage'] as const) {
       const value = change[field]
-      const supported = field === 'guiLanguage' ? this.settings.languages.gui : this.settings.languages.tui
+      const supported =
+        field === 'guiLanguage' ? this.settings.languages.gui : this.settings.languages.tui
       if (value && !supported.includes(value) && !supported.includes(value.slice(0, 2)))
         throw new PlatformError(
           'BAD_PARAMETER',
@@ -190,7 +192,10 @@ export class Directory {
     const clirMode = change.telephony?.clirMode
     if (clirMode === undefined) return
     if (!SETTABLE_CLIR_MODES.includes(clirMode))
-      throw new PlatformError('BAD_PARAMETER', `telephony.clirMode can be set to ACTIVE or INACTIVE only`)
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        `telephony.clirMode can be set to ACTIVE or INACTIVE only`,
+      )
     if (!SETTABLE_CLIR_MODES.includes(account.record.clirMode))
       throw new PlatformError(
         'NOT_ALLOWED',
@@ -232,7 +237,8 @@ export class Directory {
 
   private unindexUser(record: UserRecord): void {
     if (record.companyEmail) this.byEmail.delete(record.companyEmail.toLowerCase())
-    if (record.instantMessagingId) this.byInstantMessagingId.delete(record.instantMessagingId.toLowerCase())
+    if (record.instantMessagingId)
+      this.byInstantMessagingId.delete(record.instantMessagingId.toLowerCase())
     if (record.companyPhone) this.byPhone.delete(record.companyPhone)
     for (const device of record.devices ?? []) if (device.id) this.byPhone.delete(device.id)
   }

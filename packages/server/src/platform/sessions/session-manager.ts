@@ -128,10 +128,12 @@ export class SessionManager {
           : 'This credential already opened a session; authenticate again',
       )
     const owner = this.directory.findAccount(status.loginName)
-    if (owner === undefined) throw new PlatformError('INVALID_SESSION', 'The account no longer exists')
+    if (owner === undefined)
+      throw new PlatformError('INVALID_SESSION', 'The account no longer exists')
     const target = this.sessionTarget(owner, request)
     const acting = target.account
-    const rights = acting.kind === 'USER' ? this.acquireLicenses(acting.record.apiRights, acting.loginName) : []
+    const rights =
+      acting.kind === 'USER' ? this.acquireLicenses(acting.record.apiRights, acting.loginName) : []
     const now = this.clock.now()
     const session = new Session({
       sessionId: randomBytes(16).toString('hex'),
@@ -163,8 +165,10 @@ export class SessionManager {
 
   /** The other open sessions of the account that opened `session`. */
   otherSessions(session: Session): Session[] {
-    const sessions = [...this.openByOwner.get(session.owner) ?? []]
-    return sessions.filter((other) => other !== session && this.status(other.token).state === 'OPEN')
+    const sessions = [...(this.openByOwner.get(session.owner) ?? [])]
+    return sessions.filter(
+      (other) => other !== session && this.status(other.token).state === 'OPEN',
+    )
   }
 
   /**
@@ -173,7 +177,10 @@ export class SessionManager {
    */
   release(session: Session, sessionId: string): void {
     if (sessionId === session.sessionId)
-      throw new PlatformError('BAD_PARAMETER', 'This is the current session: close it with DELETE /sessions')
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        'This is the current session: close it with DELETE /sessions',
+      )
     const other = this.otherSessions(session).find((candidate) => candidate.sessionId === sessionId)
     if (other === undefined)
       throw new PlatformError('NOT_FOUND', `No other open session '${sessionId}' of this account`)
@@ -229,7 +236,8 @@ export class SessionManager {
     sessions?.delete(session)
     if (sessions?.size === 0) this.openByOwner.delete(session.owner)
     const credential = this.credentials.get(session.token)
-    if (credential) credential.forgetAt = this.clock.now() + this.timing.closedRetentionSeconds * 1000
+    if (credential)
+      credential.forgetAt = this.clock.now() + this.timing.closedRetentionSeconds * 1000
     for (const listener of this.closedListeners) listener(session, cause)
   }
 

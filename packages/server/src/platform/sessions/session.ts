@@ -83,7 +83,10 @@ export class Session {
 
   private transition(to: SessionState): void {
     if (!canTransition(this.currentState, to))
-      throw new PlatformError('INVALID_SESSION', `The session is ${this.currentState.toLowerCase()}`)
+      throw new PlatformError(
+        'INVALID_SESSION',
+        `The session is ${this.currentState.toLowerCase()}`,
+      )
     this.currentState = to
   }
 }

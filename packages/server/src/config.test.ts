@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, DEMO_DIRECTORY_FILE, loadConfig } from './config.js'
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({})).toEqual({
+      host: '127.0.0.1',
+      httpPort: 8080,
+      httpsPort: 8443,
+      sessionTtl: 300,
+      dataDir: './data',
+      directoryFile: DEMO_DIRECTORY_FILE,
+      logLevel: 'info',
+    })
+  })
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      HTTP_PORT: '9080',
+      HTTPS_PORT: '0',
+      PUBLIC_BASE_URL: 'https://pbx.example.com/',
+      PRIVATE_BASE_URL: 'http://10.0.0.5:9080',
+      TLS_CERT_FILE: '/etc/cert.pem',
+      TLS_KEY_FILE: '/etc/key.pem',
+      SESSION_TTL: '600',
+      DATA_DIR: '/var/lib/openness',
+      DIRECTORY_FILE: '/etc/openness/directory.yaml',
+      DATABASE_URL: 'postgres://db/openness',
+      LOG_LEVEL: 'warn',
+    })
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      httpPort: 9080,
+      httpsPort: 0,
+      publicBaseUrl: 'https://pbx.example.com',
+      privateBaseUrl: 'http://10.0.0.5:9080',
+      tlsCertFile: '/etc/cert.pem',
+      tlsKeyFile: '/etc/key.pem',
+      sessionTtl: 600,
+      dataDir: '/var/lib/openness',
+      directoryFile: '/etc/openness/directory.yaml',
+      databaseUrl: 'postgres://db/openness',
+      logLevel: 'warn',
+    })
+  })
+
+  it('names every bad variable in one message', () => {
+    const bad = () =>
+      loadConfig({
+        HTTP_PORT: 'eighty',
+        SESSION_TTL: '5',
+        PUBLIC_BASE_URL: 'https://pbx.example.com/api',
+        TLS_CERT_FILE: '/etc/cert.pem',
+        LOG_LEVEL: 'loud',
+      })
+    expect(bad).toThrow(ConfigError)
+    expect(bad).toThrow(
+      [
+        'Invalid configuration:',
+        '  - HTTP_PORT=eighty: must be an integer from 0 to 65535',
+        '  - SESSION_TTL=5: must be an integer from 10 to 86400',
+        '  - PUBLIC_BASE_URL=https://pbx.example.com/api: must be an http(s) origin such as https://pbx.example.com:8443 (no path)',
+        '  - LOG_LEVEL=loud: must be one of fatal, error, warn, info, debug, trace, silent',
+        '  - TLS_CERT_FILE and TLS_KEY_FILE: set both or neither',
+      ].join('\n'),
+    )
+  })
+
+  it('needs at least one listener, on distinct ports', () => {
+    expect(() => loadConfig({ HTTP_PORT: '0', HTTPS_PORT: '0' })).toThrow(/at least one listener/)
+    expect(() => loadConfig({ HTTP_PORT: '9000', HTTPS_PORT: '9000' })).toThrow(/both are 9000/)
+  })
+})

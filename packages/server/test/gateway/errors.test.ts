@@ -1,0 +1,135 @@
+/**
+ * Every error is a RestErrorInfo (specification, "Errors"): bad input of every kind is a 400
+ * BAD_PARAMETER naming the field, unexpected faults a 500 without a stack trace, and the catalog
+ * matches docs/errors.md.
+ */
+import { readFileSync } from 'node:fs'
+import { REST_ERROR_TYPES } from '@openness/wire'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectRestError } from '../support/assertions.js'
+import { openSession, startTestService, type TestService } from '../support/test-service.js'
+
+let service: TestService
+let cookie: string
+beforeAll(async () => {
+  service = await startTestService()
+  cookie = await openSession(service.app, 'alice')
+})
+afterAll(() => service.close())
+
+const preferences = '/api/rest/1.0/users/alice/preferences'
+
+describe('bad input: 400 BAD_PARAMETER naming what is wrong, nothing changed', () => {
+  it.each([
+    ['malformed JSON', 'application/json', '{"guiLanguage":', /malformed JSON/],
+    [
+      'a wrong content type',
+      'application/xml',
+      '<guiLanguage>fr</guiLanguage>',
+      /Content-Type 'application\/xml'/,
+    ],
+    ['an ill-typed field', 'application/json', '{"guiLanguage":42}', /guiLanguage/],
+    ['a field of the wrong format', 'application/json', '{"guiLanguage":"french"}', /guiLanguage/],
+    [
+      'an unknown field',
+      'application/json',
+      '{"guiLanguag":"fr"}',
+      /guiLanguag: is not a known field/,
+    ],
+    [
+      'a nested bad value',
+      'application/json',
+      '{"telephony":{"clirMode":"LOUD"}}',
+      /telephony\.clirMode: must be one of/,
+    ],
+    ['a body that is not an object', 'application/json', '"fr"', /body/],
+  ])('%s', async (_case, contentType, payload, message) => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: preferences,
+      headers: { cookie, 'content-type': contentType },
+      payload,
+    })
+    expectRestError(response, 400, 'BAD_PARAMETER', message)
+    const current = await service.app.inject({ url: preferences, headers: { cookie } })
+    expect(current.json()).toEqual({
+      guiLanguage: 'en',
+      tuiLanguage: 'en',
+      oxeLanguage: 'en',
+      telephony: { clirMode: 'INACTIVE' },
+    })
+  })
+
+  it('a body over the size limit', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: preferences,
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: JSON.stringify({ colleague: 'x'.repeat(70_000) }),
+    })
+    expectRestError(response, 400, 'BAD_PARAMETER', /larger than 65536 bytes/)
+  })
+
+  it('a missing required field', async () => {
+    const response = await service.app.inject({
+      method: 'PUT',
+      url: '/api/rest/1.0/users/alice/password',
+      headers: { cookie },
+      payload: { oldPassword: 'demo-alice' },
+    })
+    expectRestError(response, 400, 'BAD_PARAMETER', /newPassword: is required/)
+  })
+
+  it('a missing query parameter', async () => {
+    const response = await service.app.inject({ url: '/api/rest/authenticate' })
+    expectRestError(response, 400, 'BAD_PARAMETER', /query parameter version: is required/)
+  })
+
+  it('an empty body with a JSON content type is accepted where no body is needed', async () => {
+    const response = await service.app.inject({
+      method: 'POST',
+      url: '/api/rest/1.0/sessions/keepalive',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '',
+    })
+    expect(response.statusCode).toBe(204)
+  })
+})
+
+describe('unexpected faults', () => {
+  it('answer 500 SERVER_PROBLEM without a stack trace', async () => {
+    const broken = await startTestService()
+    broken.app.get('/api/rest/1.0/boom', async () => {
+      throw new TypeError('secret internals')
+    })
+    const session = await openSession(broken.app, 'alice')
+    const response = await broken.app.inject({
+      url: '/api/rest/1.0/boom',
+      headers: { cookie: session },
+    })
+    const body = expectRestError(response, 500, 'SERVER_PROBLEM')
+    expect(JSON.stringify(body)).not.toContain('secret internals')
+    await broken.close()
+  })
+})
+
+describe('the error catalog', () => {
+  it('lists the same types, codes and statuses as docs/errors.md', () => {
+    const doc = readFileSync(new URL('../../../../docs/errors.md', import.meta.url), 'utf8')
+    const rows = [
+      ...doc.matchAll(/^\|\s*(\w+)\s*\|\s*(\d{4})\s*\|\s*(\d{3})\s*\|\s*(true|false)\s*\|/gm),
+    ].map((match) => ({
+      type: match[1],
+      code: Number(match[2]),
+      status: Number(match[3]),
+      canRetry: match[4] === 'true',
+    }))
+    const catalog = Object.entries(REST_ERROR_TYPES).map(([type, entry]) => ({
+      type,
+      code: entry.code,
+      status: entry.status,
+      canRetry: entry.canRetry,
+    }))
+    expect(rows).toEqual(catalog)
+  })
+})
