@@ -13,6 +13,7 @@ import { openApi } from './gateway/plugins/openapi.js'
 import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { loginRoutes } from './gateway/routes/logins.js'
+import { notInstalledRoutes } from './gateway/routes/not-installed.js'
 import { rootRoutes } from './gateway/routes/root.js'
 import { sessionRoutes } from './gateway/routes/sessions.js'
 import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
@@ -59,6 +60,7 @@ export async function buildApp(
       // An administrator session's Users service is /logins (specification, "Service"); real clients
       // then address accounts as /logins/{loginName} (wire facts 10.5), so the same routes answer there.
       await v1.register(userAccountRoutes, { prefix: '/logins' })
+      await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },
   )

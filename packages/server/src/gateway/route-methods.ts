@@ -11,6 +11,7 @@ export class RouteMethods {
 
   /** Records that `url` answers `method` (one or several). */
   add(url: string, method: string | string[]): void {
+    if (url.includes('*')) return
     const normalized = url.length > 1 ? url.replace(/\/$/, '') : url
     let pattern = this.patterns.get(normalized)
     if (pattern === undefined) {

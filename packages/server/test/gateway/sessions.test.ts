@@ -6,6 +6,7 @@ import { SessionInfo } from '@openness/wire'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { expectRestError, expectSchema } from '../support/assertions.js'
+import { directoryVariant } from '../support/directory-variant.js'
 import {
   authenticate,
   openSession,
@@ -312,5 +313,53 @@ describe('POST /sessions/release', () => {
     expectRestError(await release(aliceId), 400, 'BAD_PARAMETER', /DELETE/)
     expectRestError(await release(''), 400, 'BAD_PARAMETER')
     expectSchema(SessionInfo, await get(bob))
+  })
+})
+
+describe('licenses held by sessions', () => {
+  it('grants a license while one is free, and releases it when the session closes or expires', async () => {
+    const directoryFile = await directoryVariant((document) => {
+      ;(document['licenses'] as Record<string, number>)['TELEPHONY_ADVANCED'] = 1
+    })
+    const limited = await startTestService({ directoryFile })
+    const capabilities = async (cookie: string) =>
+      expectSchema<SessionInfo>(
+        SessionInfo,
+        await limited.app.inject({ url: SESSIONS, headers: { cookie } }),
+      ).capabilities
+    const alice = await openSession(limited.app, 'alice')
+    const aliceAgain = await openSession(limited.app, 'alice')
+    expect(await capabilities(aliceAgain)).toEqual([
+      'BASIC_TELEPHONY',
+      'ADVANCED_TELEPHONY',
+      'MESSAGING',
+    ])
+    const bob = await openSession(limited.app, 'bob')
+    expect(await capabilities(bob)).toEqual(['BASIC_TELEPHONY', 'MESSAGING'])
+    await limited.app.inject({ method: 'DELETE', url: SESSIONS, headers: { cookie: alice } })
+    expect(await capabilities(await openSession(limited.app, 'bob'))).toEqual([
+      'BASIC_TELEPHONY',
+      'MESSAGING',
+    ])
+    await limited.app.inject({ method: 'DELETE', url: SESSIONS, headers: { cookie: aliceAgain } })
+    expect(await capabilities(await openSession(limited.app, 'bob'))).toEqual([
+      'BASIC_TELEPHONY',
+      'ADVANCED_TELEPHONY',
+      'MESSAGING',
+    ])
+    await limited.clock.advance(TTL_MS + GRACE_MS + 5_000)
+    expect(await capabilities(await openSession(limited.app, 'alice'))).toEqual([
+      'BASIC_TELEPHONY',
+      'ADVANCED_TELEPHONY',
+      'MESSAGING',
+    ])
+    await limited.close()
+  })
+
+  it("lists only the services a user's licenses allow", async () => {
+    const dave = await openSession(app, 'dave')
+    const info = expectSchema<SessionInfo>(SessionInfo, await get(dave))
+    expect(info.capabilities).toEqual(['BASIC_TELEPHONY'])
+    expect(info.services.map((service) => service.serviceName)).toEqual(['Users', 'Logins'])
   })
 })

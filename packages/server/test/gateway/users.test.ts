@@ -1013,6 +1013,23 @@ describe('GET and POST /users/{loginName}/preferences/telephony', () => {
   })
 })
 
+/** Writes, in `folder`, the demo directory with `loginName`'s clirMode set to `clirMode`; returns its path. */
+async function demoDirectoryWith(
+  folder: string,
+  loginName: string,
+  clirMode: string,
+): Promise<string> {
+  const demo = parse(await readFile(DEMO_DIRECTORY_FILE, 'utf8')) as {
+    users: { loginName: string; clirMode?: string }[]
+  }
+  const user = demo.users.find((candidate) => candidate.loginName === loginName)
+  if (user === undefined) throw new Error(`${loginName} is not in the demo directory`)
+  user.clirMode = clirMode
+  const directoryFile = join(folder, `directory-${loginName}-${clirMode}.yaml`)
+  await writeFile(directoryFile, stringify(demo))
+  return directoryFile
+}
+
 describe('telephony preferences of a user whose clirMode is not updatable', () => {
   let service: TestService
   let directory: string
@@ -1021,15 +1038,8 @@ describe('telephony preferences of a user whose clirMode is not updatable', () =
   const { get, post } = requests(() => service)
 
   beforeAll(async () => {
-    const demo = parse(await readFile(DEMO_DIRECTORY_FILE, 'utf8')) as {
-      users: { loginName: string; clirMode?: string }[]
-    }
-    const user = demo.users.find((candidate) => candidate.loginName === 'bob')
-    if (user === undefined) throw new Error('bob is not in the demo directory')
-    user.clirMode = 'ACTIVE_NOT_UPDATABLE'
     directory = await mkdtemp(join(tmpdir(), 'openness-users-test-'))
-    const directoryFile = join(directory, 'directory.yaml')
-    await writeFile(directoryFile, stringify(demo))
+    const directoryFile = await demoDirectoryWith(directory, 'bob', 'ACTIVE_NOT_UPDATABLE')
     service = await startTestService({ directoryFile })
     bob = await openSession(service.app, 'bob')
     admin = await openSession(service.app, 'admin')
@@ -1072,6 +1082,47 @@ describe('telephony preferences of a user whose clirMode is not updatable', () =
     expect(preferencesOf(await get(bob, '/users/bob/preferences'))).toEqual({
       telephony: { clirMode: 'ACTIVE_NOT_UPDATABLE' },
     })
+  })
+})
+
+describe('a provisioning change to a non-updatable clirMode', () => {
+  let directory: string
+  let service: TestService | undefined
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'openness-users-test-'))
+  })
+
+  afterAll(async () => {
+    await service?.close()
+    await rm(directory, { recursive: true, force: true })
+  })
+
+  it("overrides the mode the user chose before: the platform's mode is in force", async () => {
+    const database = { kind: 'sqlite' as const, filename: join(directory, 'store.sqlite3') }
+    service = await startTestService({ database })
+    const { get, post } = requests(() => service as TestService)
+    let alice = await openSession(service.app, 'alice')
+    expectNoContent(await post(alice, '/users/alice/preferences/telephony', { clirMode: 'ACTIVE' }))
+    await service.close()
+    service = undefined
+
+    const directoryFile = await demoDirectoryWith(directory, 'alice', 'INACTIVE_NOT_UPDATABLE')
+    service = await startTestService({ database, directoryFile })
+    alice = await openSession(service.app, 'alice')
+    const telephony = await get(alice, '/users/alice/preferences/telephony')
+    expect(telephony.statusCode, telephony.body).toBe(200)
+    expect(telephony.json()).toEqual({ clirMode: 'INACTIVE_NOT_UPDATABLE' })
+    expect(preferencesOf(await get(alice, '/users/alice/preferences'))).toMatchObject({
+      guiLanguage: 'en',
+      telephony: { clirMode: 'INACTIVE_NOT_UPDATABLE' },
+    })
+    expectError(
+      await post(alice, '/users/alice/preferences/telephony', { clirMode: 'ACTIVE' }),
+      403,
+      'NOT_ALLOWED',
+      /clirMode/,
+    )
   })
 })
 

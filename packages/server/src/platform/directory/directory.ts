@@ -128,9 +128,14 @@ export class Directory {
     return { ...account.preferences, telephony: { clirMode: this.clirMode(account) } }
   }
 
-  /** The calling line identity restriction in force for the user. */
+  /**
+   * The calling line identity restriction in force for the user: the user's choice when the platform
+   * lets the user choose, else the provisioned mode (which may have changed since the choice).
+   */
   clirMode(account: UserAccount): ClirMode {
-    return account.preferences.telephony?.clirMode ?? account.record.clirMode
+    const provisioned = account.record.clirMode
+    if (!SETTABLE_CLIR_MODES.includes(provisioned)) return provisioned
+    return account.preferences.telephony?.clirMode ?? provisioned
   }
 
   /**
