@@ -4,7 +4,7 @@
  * returns and replaying its Set-Cookie like a client's cookie jar.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,7 +95,7 @@ function send(
   }
   return new Promise((resolve, reject) => {
     const options = { method, headers: allHeaders, agent: false as const }
-    const onResponse = (response: import('node:http').IncomingMessage) => {
+    const onResponse = (response: IncomingMessage) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('error', reject)
