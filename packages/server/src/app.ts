@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import { API_V1_PATH } from './gateway/base-urls.js'
+import { addErrorSchema } from './gateway/error-responses.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { errorHandler } from './gateway/plugins/error-handler.js'
 import { jsonBody } from './gateway/plugins/json-body.js'
@@ -44,6 +45,7 @@ export async function buildApp(
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('platform', platform)
+  addErrorSchema(app)
   await app.register(errorHandler)
   await app.register(jsonBody)
   await app.register(sessionResolver)

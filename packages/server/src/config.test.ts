@@ -72,3 +72,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HTTP_PORT: '9000', HTTPS_PORT: '9000' })).toThrow(/both are 9000/)
   })
 })
+
+describe('loadConfig DATABASE_URL', () => {
+  it.each([
+    'postgres://db/x',
+    'postgresql://u@h:5432/x',
+    'sqlite:/var/lib/x.sqlite3',
+    'sqlite::memory:',
+  ])('accepts %s', (url) => {
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url)
+  })
+
+  it('refuses another scheme without echoing credentials', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:secret@db/x' })).toThrow(
+      'DATABASE_URL: must start with postgres://, postgresql:// or sqlite: (got mysql:)',
+    )
+  })
+})

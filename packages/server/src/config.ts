@@ -94,6 +94,10 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined))
     problems.push('TLS_CERT_FILE and TLS_KEY_FILE: set both or neither')
   const databaseUrl = text('DATABASE_URL')
+  if (databaseUrl !== undefined && !/^(postgres|postgresql):\/\/|^sqlite:./.test(databaseUrl))
+    problems.push(
+      `DATABASE_URL: must start with postgres://, postgresql:// or sqlite: (got ${databaseUrl.split(':')[0]}:)`,
+    )
   if (publicBaseUrl) config.publicBaseUrl = publicBaseUrl
   if (privateBaseUrl) config.privateBaseUrl = privateBaseUrl
   if (tlsCertFile && tlsKeyFile) Object.assign(config, { tlsCertFile, tlsKeyFile })

@@ -102,10 +102,12 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof DirectoryFileError) {
     process.stderr.write(`${error.message}\n`)
+  } else if (error instanceof Error && 'code' in error) {
+    // A system error (a port in use, a directory not writable): its message says it all.
+    process.stderr.write(`The service could not start: ${error.message}\n`)
   } else {
-    process.stderr.write(
-      `The service could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    )
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
+    process.stderr.write(`The service could not start: ${detail}\n`)
   }
   process.exit(1)
 })

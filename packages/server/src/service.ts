@@ -5,8 +5,7 @@
 
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
-import { Authenticator } from './platform/auth/authenticator.js'
-import { LoginThrottle, type ThrottlePolicy } from './platform/auth/login-throttle.js'
+import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
 import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
 import { Directory } from './platform/directory/directory.js'
 import { importDirectory } from './platform/directory/directory-import.js'
@@ -38,7 +37,8 @@ export interface PlatformOptions {
   privateBaseUrl?: string
   /** Lower scrypt cost for tests; production uses the default. */
   scryptCost?: ScryptCost
-  throttlePolicy?: ThrottlePolicy
+  /** Authentication throttling; tests use small numbers. */
+  throttlePolicies?: ThrottlePolicies
   /** Overrides of the session timing derived from the time-to-live. */
   timing?: Partial<SessionTiming>
 }
@@ -74,11 +74,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...options.timing,
     })
     sessions.start()
-    const authenticator = new Authenticator(
-      directory,
-      new LoginThrottle(clock, options.throttlePolicy),
-      clock,
-    )
+    const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),

@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { generate } from 'selfsigned'
+import { ConfigError } from './config.js'
 
 /** A certificate and key in PEM, with the certificate's SHA-256 fingerprint. */
 export interface TlsMaterial {
@@ -16,6 +17,14 @@ export interface TlsMaterial {
   /** Where the certificate came from. */
   source: 'configured' | 'generated' | 'reused'
   certFile: string
+}
+
+async function readConfigured(variable: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`${variable}=${path}: cannot be read (${(error as Error).message})`)
+  }
 }
 
 function fingerprintOf(cert: string): string {
@@ -30,8 +39,8 @@ export async function loadTlsMaterial(options: {
 }): Promise<TlsMaterial> {
   if (options.certFile && options.keyFile) {
     const [cert, key] = await Promise.all([
-      readFile(options.certFile, 'utf8'),
-      readFile(options.keyFile, 'utf8'),
+      readConfigured('TLS_CERT_FILE', options.certFile),
+      readConfigured('TLS_KEY_FILE', options.keyFile),
     ])
     return {
       cert,

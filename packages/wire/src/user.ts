@@ -179,8 +179,8 @@ export const TelephonyPreferences = Type.Object(
 )
 export type TelephonyPreferences = Static<typeof TelephonyPreferences>
 
-/** ISO 639-1 language, optionally `_` and an ISO 3166 alpha-2 country in capitals. */
-export const LANGUAGE_PATTERN = '^[a-z]{2}(_[A-Z]{2})?$'
+/** ISO 639-1 language, optionally `_` and an ISO 3166 alpha-2 country in capitals; empty clears it. */
+export const LANGUAGE_PATTERN = '^([a-z]{2}(_[A-Z]{2})?)?$'
 
 export const UserPreferences = Type.Object(
   {

@@ -15,12 +15,18 @@ export function readSessionCookie(request: FastifyRequest): string | undefined {
   return undefined
 }
 
-/** Sets the session cookie: host-only, whole site, HttpOnly, Secure when the request came over TLS. */
+/**
+ * Sets the session cookie: host-only, whole site, HttpOnly, and Secure when the request came over TLS
+ * unless a configured base URL is plain http (a client using that URL verbatim would not send a Secure
+ * cookie there; wire facts 1).
+ */
 export function writeSessionCookie(
   request: FastifyRequest,
   reply: FastifyReply,
   token: string,
 ): void {
-  const secure = request.protocol === 'https' ? '; Secure' : ''
+  const { publicBaseUrl, privateBaseUrl } = request.server.platform.urls
+  const plainBase = [publicBaseUrl, privateBaseUrl].some((url) => url?.startsWith('http:'))
+  const secure = request.protocol === 'https' && !plainBase ? '; Secure' : ''
   reply.header('set-cookie', `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure}`)
 }

@@ -306,6 +306,7 @@ describe('configured base URLs', () => {
 })
 
 describe('throttling of failed authentications', () => {
+  /** Per login name: 2 free failures, then 1 s doubling up to 8 s; the 4th failure locks for 60 s. */
   const POLICY: ThrottlePolicy = {
     freeFailures: 2,
     baseDelayMs: 1000,
@@ -315,18 +316,23 @@ describe('throttling of failed authentications', () => {
     windowMs: 15 * 60_000,
     maxKeys: 1000,
   }
+  /** Per address: thresholds above any test's number of failures (many people may share an address). */
+  const ADDRESS_POLICY: ThrottlePolicy = { ...POLICY, freeFailures: 25, lockAfterFailures: 50 }
+  const HERE = '127.0.0.1'
+  const ELSEWHERE = '10.0.0.9'
+
   let service: TestService
   let clock: VirtualClock
 
-  beforeEach(async () => {
-    service = await startTestService({ throttlePolicy: POLICY })
+  async function start(address: ThrottlePolicy) {
+    service = await startTestService({ throttlePolicies: { login: POLICY, address } })
     clock = service.clock
-  })
+  }
   afterEach(async () => {
     await service.close()
   })
 
-  const attempt = (loginName: string, password?: string, remoteAddress = '127.0.0.1') =>
+  const attempt = (loginName: string, password?: string, remoteAddress = HERE) =>
     service.app.inject({
       method: 'GET',
       url: AUTHENTICATE,
@@ -334,85 +340,238 @@ describe('throttling of failed authentications', () => {
       remoteAddress,
     })
 
+  /** Lets the server run until `done` holds (real I/O such as scrypt included). */
+  async function until(done: () => boolean, what: string) {
+    const deadline = Date.now() + 5000
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+  }
+
   /** Starts an attempt that the throttle delays; returns it with a flag telling whether it answered. */
-  async function startDelayed(loginName: string, password?: string) {
+  async function startDelayed(loginName: string, password?: string, remoteAddress = HERE) {
     const timersBefore = clock.pending
     const state = { settled: false }
-    const response = attempt(loginName, password).then((answer) => {
+    const response = attempt(loginName, password, remoteAddress).then((answer) => {
       state.settled = true
       return answer
     })
     // Wait until the authenticator sleeps on the clock (a new timer appears).
-    for (let i = 0; i < 1000 && clock.pending <= timersBefore && !state.settled; i++)
-      await new Promise((resolve) => setImmediate(resolve))
+    await until(() => clock.pending > timersBefore || state.settled, 'the attempt sleeps')
     expect(state.settled).toBe(false)
     expect(clock.pending).toBe(timersBefore + 1)
     return { state, response }
   }
 
+  /** A plain "bad credentials" 401: no lock, no retry-after. */
+  function expectRefused(response: LightMyRequestResponse): void {
+    const info = expectChallenge(response, 'NOT_ALLOWED')
+    expect(info.helpMessage).toBe('Bad login name or password')
+    expect(response.headers['retry-after']).toBeUndefined()
+  }
+
+  /** A "locked" 401 with its retry-after header, in seconds. */
+  function expectLocked(response: LightMyRequestResponse, retryAfterSeconds: number): void {
+    const info = expectChallenge(response, 'NOT_ALLOWED')
+    expect(info.helpMessage).toBe(
+      `Too many failed attempts: authentication is locked for ${retryAfterSeconds} s`,
+    )
+    expect(response.headers['retry-after']).toBe(String(retryAfterSeconds))
+  }
+
   /** Fails twice without delay, then a third time after 1 s and a fourth after 2 s: locked. */
-  async function failUntilLocked() {
-    for (let i = 0; i < POLICY.freeFailures; i++)
-      expectChallenge(await attempt('alice', 'wrong'), 'NOT_ALLOWED')
+  async function failUntilLocked(loginName = 'alice') {
+    for (let i = 0; i < POLICY.freeFailures; i++) expectRefused(await attempt(loginName, 'wrong'))
     for (const delay of [1000, 2000]) {
-      const third = await startDelayed('alice', 'wrong')
+      const delayed = await startDelayed(loginName, 'wrong')
       await clock.advance(delay)
-      expectChallenge(await third.response, 'NOT_ALLOWED')
+      expectRefused(await delayed.response)
     }
   }
 
-  it('answers the free failures at once and delays the next one by baseDelayMs', async () => {
-    expectChallenge(await attempt('alice', 'wrong'), 'NOT_ALLOWED')
-    expectChallenge(await attempt('alice', 'wrong'), 'NOT_ALLOWED')
+  describe('by login name (the address allows more)', () => {
+    beforeEach(async () => {
+      await start(ADDRESS_POLICY)
+    })
 
-    const third = await startDelayed('alice', 'wrong')
-    await clock.advance(999)
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
-    expect(third.state.settled).toBe(false)
-    await clock.advance(1)
-    const info = expectChallenge(await third.response, 'NOT_ALLOWED')
-    expect(info.helpMessage).not.toMatch(/lock/i)
+    it('answers the free failures at once and delays the next one by baseDelayMs', async () => {
+      expectRefused(await attempt('alice', 'wrong'))
+      expectRefused(await attempt('alice', 'wrong'))
+
+      const third = await startDelayed('alice', 'wrong')
+      await clock.advance(999)
+      for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+      expect(third.state.settled).toBe(false)
+      await clock.advance(1)
+      expectRefused(await third.response)
+    })
+
+    it('delays the right password too, and a success forgets the failures of the login name', async () => {
+      expectRefused(await attempt('alice', 'wrong'))
+      expectRefused(await attempt('alice', 'wrong'))
+      const right = await startDelayed('alice')
+      await clock.advance(1000)
+      expect((await right.response).statusCode).toBe(200)
+      // The success cleared the login name's failures: two free failures again, then a delay.
+      expectRefused(await attempt('alice', 'wrong'))
+      expectRefused(await attempt('alice', 'wrong'))
+      const third = await startDelayed('alice', 'wrong')
+      await clock.advance(1000)
+      expectRefused(await third.response)
+    })
+
+    it('locks after lockAfterFailures failures: even the right password gets 401 "locked" with retry-after', async () => {
+      await failUntilLocked()
+      expectLocked(await attempt('alice'), 60)
+      expectLocked(await attempt('alice', 'wrong'), 60)
+      await clock.advance(1500)
+      expectLocked(await attempt('alice'), 59) // 58.5 s rounded up
+    })
+
+    it('locks the login name from every address, but not the other logins of its address', async () => {
+      await failUntilLocked()
+      // The login key: alice is locked from another address too.
+      expectLocked(await attempt('alice', undefined, ELSEWHERE), 60)
+      // The address key has higher thresholds: bob, from alice's address, is neither locked nor delayed.
+      const bob = await attempt('bob', undefined, HERE)
+      expect(bob.statusCode, bob.body).toBe(200)
+      expect((await attempt('bob', undefined, ELSEWHERE)).statusCode).toBe(200)
+    })
+
+    it('unlocks after lockMs', async () => {
+      await failUntilLocked()
+      await clock.advance(POLICY.lockMs - 1)
+      expectLocked(await attempt('alice'), 1)
+      await clock.advance(1)
+      const response = await attempt('alice')
+      expect(response.statusCode, response.body).toBe(200)
+    })
+
+    it('throttles 20 parallel wrong attempts: the free ones lock, the delayed ones then answer "locked"', async () => {
+      const timersBefore = clock.pending
+      const settled: LightMyRequestResponse[] = []
+      const burst = Promise.all(
+        Array.from({ length: 20 }, () =>
+          attempt('alice', 'wrong').then((response) => {
+            settled.push(response)
+            return response
+          }),
+        ),
+      )
+      // Every attempt counts from its start: the first two are free, the other 18 are delayed.
+      await until(
+        () => settled.length === POLICY.freeFailures && clock.pending === timersBefore + 18,
+        'the free attempts answer and the others sleep',
+      )
+      for (const response of settled) expectRefused(response)
+      // The free ones failed with 20 attempts counted: alice is locked already.
+      expectLocked(await attempt('alice'), 60)
+
+      // The delays grow (1 s, 2 s, 4 s, then 8 s); each delayed attempt wakes up to find the lock.
+      await clock.advance(999)
+      expect(settled).toHaveLength(2)
+      for (const [advance, answered, retryAfter] of [
+        [1, 3, 59],
+        [1000, 4, 58],
+        [2000, 5, 56],
+        [3999, 5, 56],
+        [1, 20, 52],
+      ] as const) {
+        const before = settled.length
+        await clock.advance(advance)
+        await until(() => settled.length === answered, `${answered} attempts answered`)
+        for (const response of settled.slice(before)) expectLocked(response, retryAfter)
+      }
+      const responses = await burst
+      expect(
+        responses.filter((response) => response.headers['retry-after'] === undefined),
+      ).toHaveLength(POLICY.freeFailures)
+      expect(clock.pending).toBe(timersBefore)
+
+      // bob, from the same address, is not concerned: the address allows 25 failures.
+      expect((await attempt('bob')).statusCode).toBe(200)
+      // After lockMs (counted from the lock), the right password works again, without delay.
+      await clock.advance(POLICY.lockMs - 8000)
+      const response = await attempt('alice')
+      expect(response.statusCode, response.body).toBe(200)
+    })
   })
 
-  it('delays the right password too; a success forgets the failures of the login name, not of the address', async () => {
-    expectChallenge(await attempt('alice', 'wrong'), 'NOT_ALLOWED')
-    expectChallenge(await attempt('alice', 'wrong'), 'NOT_ALLOWED')
-    const right = await startDelayed('alice')
-    await clock.advance(1000)
-    expect((await right.response).statusCode).toBe(200)
-    // The success cleared the login name's failures, but the address keeps its two.
-    const again = await startDelayed('alice')
-    await clock.advance(1000)
-    expect((await again.response).statusCode).toBe(200)
-  })
+  describe('by client address', () => {
+    /** A small address policy: 2 free failures, then 1 s; the 3rd failure locks the address for 30 s. */
+    const SMALL_ADDRESS_POLICY: ThrottlePolicy = {
+      ...POLICY,
+      freeFailures: 2,
+      lockAfterFailures: 3,
+      lockMs: 30_000,
+    }
+    const ADDRESS = '10.0.0.7'
 
-  it('locks after lockAfterFailures failures: the right password gets 401 "locked"', async () => {
-    await failUntilLocked()
-    const info = expectChallenge(await attempt('alice'), 'NOT_ALLOWED')
-    expect(info.helpMessage).toMatch(/locked/i)
-    const wrong = expectChallenge(await attempt('alice', 'wrong'), 'NOT_ALLOWED')
-    expect(wrong.helpMessage).toMatch(/locked/i)
-  })
+    beforeEach(async () => {
+      await start(SMALL_ADDRESS_POLICY)
+    })
 
-  it('locks every login from the same address, and the login name from every address', async () => {
-    await failUntilLocked()
-    // The address key: bob, from the same address, is locked although he never failed.
-    const bob = expectChallenge(await attempt('bob'), 'NOT_ALLOWED')
-    expect(bob.helpMessage).toMatch(/locked/i)
-    // The login key: alice is locked from another address too.
-    const elsewhere = expectChallenge(await attempt('alice', undefined, '10.0.0.9'), 'NOT_ALLOWED')
-    expect(elsewhere.helpMessage).toMatch(/locked/i)
-    // bob from another address is not concerned.
-    expect((await attempt('bob', undefined, '10.0.0.9')).statusCode).toBe(200)
-  })
+    it('delays and then locks every login from the address once its own threshold is reached', async () => {
+      // One failure each for alice and bob: free for both their logins and the address.
+      expectRefused(await attempt('alice', 'wrong', ADDRESS))
+      expectRefused(await attempt('bob', 'wrong', ADDRESS))
+      // carol has never failed, but her address has: she waits 1 s even with the right password.
+      const carol = await startDelayed('carol', undefined, ADDRESS)
+      await clock.advance(1000)
+      expect((await carol.response).statusCode).toBe(200)
+      // Her success took back her own attempt only, not the address's two failures.
+      const dave = await startDelayed('dave', undefined, ADDRESS)
+      await clock.advance(1000)
+      expect((await dave.response).statusCode).toBe(200)
+      // A third failure, by a third login with a single failure, locks the address.
+      const erin = await startDelayed('erin', 'wrong', ADDRESS)
+      await clock.advance(1000)
+      expectRefused(await erin.response)
 
-  it('unlocks after lockMs', async () => {
-    await failUntilLocked()
-    await clock.advance(POLICY.lockMs - 1)
-    expect(expectChallenge(await attempt('alice'), 'NOT_ALLOWED').helpMessage).toMatch(/locked/i)
-    await clock.advance(1)
-    const response = await attempt('alice')
-    expect(response.statusCode, response.body).toBe(200)
-    expect((await attempt('bob')).statusCode).toBe(200)
+      // Every login from the address is locked, for the address's lockMs; none of their login names is.
+      for (const loginName of ['alice', 'bob', 'carol', 'dave', 'erin', 'franck'])
+        expectLocked(await attempt(loginName, undefined, ADDRESS), 30)
+      for (let i = 0; i < 5; i++) expectLocked(await attempt('franck', 'wrong', ADDRESS), 30)
+      // The attempts refused for the address did not count against the login names: franck, who was
+      // refused six times, and erin, who failed once, authenticate from elsewhere at once.
+      for (const loginName of ['franck', 'erin', 'alice']) {
+        const response = await attempt(loginName, undefined, ELSEWHERE)
+        expect(response.statusCode, response.body).toBe(200)
+      }
+
+      await clock.advance(SMALL_ADDRESS_POLICY.lockMs - 1)
+      expectLocked(await attempt('franck', undefined, ADDRESS), 1)
+      await clock.advance(1)
+      // The lock reset the address's count: no delay.
+      const response = await attempt('franck', undefined, ADDRESS)
+      expect(response.statusCode, response.body).toBe(200)
+    })
+
+    it('does not charge a login for the attempts that the lock of its address refused after their delay', async () => {
+      for (let round = 0; round < 2; round++) {
+        expectRefused(await attempt('alice', 'wrong', ADDRESS))
+        expectRefused(await attempt('bob', 'wrong', ADDRESS))
+        // carol waits 1 s and dave 2 s because of the address; carol's failure locks it meanwhile.
+        const carol = await startDelayed('carol', 'wrong', ADDRESS)
+        const dave = await startDelayed('dave', undefined, ADDRESS)
+        await clock.advance(1000)
+        expectRefused(await carol.response)
+        await clock.advance(1000)
+        expectLocked(await dave.response, 29)
+        await clock.advance(29_000)
+      }
+      // dave never typed a wrong password: his two refused attempts were taken back from his login.
+      let answer: LightMyRequestResponse | undefined
+      void attempt('dave', undefined, ELSEWHERE).then((response) => {
+        answer = response
+      })
+      await until(() => answer !== undefined, 'dave is answered without delay')
+      expect(answer?.statusCode, answer?.body).toBe(200)
+      // alice's two real failures do count: she is delayed from anywhere.
+      const alice = await startDelayed('alice', undefined, ELSEWHERE)
+      await clock.advance(1000)
+      expect((await alice.response).statusCode).toBe(200)
+    })
   })
 })

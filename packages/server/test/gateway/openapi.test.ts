@@ -1,5 +1,7 @@
 /** The OpenAPI 3.1 description is generated from the route schemas and covers every route. */
+import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openApiDocument } from '../../src/tools/openapi-document.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 
 let service: TestService
@@ -57,5 +59,15 @@ describe('GET /openapi.json', () => {
     const response = await service.app.inject({ url: '/docs/' })
     expect(response.statusCode).toBe(200)
     expect(response.headers['content-type']).toMatch(/text\/html/)
+  })
+})
+
+describe('docs/openapi.json', () => {
+  it('is what the route schemas generate (npm run openapi regenerates it)', async () => {
+    const committed = readFileSync(
+      new URL('../../../../docs/openapi.json', import.meta.url),
+      'utf8',
+    )
+    expect(committed).toBe(await openApiDocument())
   })
 })

@@ -14,6 +14,13 @@ export const jsonBody = fp(
       if (text.trim() === '') return done(null, undefined)
       parse(request, text, done)
     })
+    // An empty body where the route expects an object is an empty object: its required fields are then
+    // named by validation, and a change with nothing in it changes nothing.
+    app.addHook('preValidation', async (request) => {
+      if (request.body !== undefined) return
+      const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined
+      if (schema?.type === 'object') request.body = {}
+    })
   },
   { name: 'json-body' },
 )

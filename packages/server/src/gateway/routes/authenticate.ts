@@ -89,18 +89,21 @@ async function login(request: FastifyRequest, reply: FastifyReply, version: stri
   const { loginName, password } = basicCredentials(request)
   const { authenticator, sessions } = request.server.platform
   const result = await authenticator.authenticate(loginName, password, request.ip)
-  if (!result.ok) {
-    request.log.warn(
-      { loginName, address: request.ip, reason: result.reason },
-      'authentication failed',
+  if (!result.ok && result.reason === 'LOCKED') {
+    request.log.warn({ loginName, address: request.ip }, 'authentication refused: locked')
+    const retryAfter = String(Math.ceil(result.retryAfterMs / 1000))
+    throw new RestError(
+      'NOT_ALLOWED',
+      `Too many failed attempts: authentication is locked for ${retryAfter} s`,
+      401,
+      { ...CHALLENGE, 'retry-after': retryAfter },
     )
+  }
+  if (!result.ok) {
+    request.log.warn({ loginName, address: request.ip }, 'authentication failed')
     for (const key of result.lockedKeys)
       request.log.warn({ key }, 'authentication locked after repeated failures')
-    const message =
-      result.reason === 'LOCKED'
-        ? 'Too many failed attempts: authentication is locked for a while'
-        : 'Bad login name or password'
-    throw new RestError('NOT_ALLOWED', message, 401, CHALLENGE)
+    throw new RestError('NOT_ALLOWED', 'Bad login name or password', 401, CHALLENGE)
   }
   const token = sessions.issueToken(result.loginName)
   writeSessionCookie(request, reply, token)

@@ -30,14 +30,6 @@ const LOOKUP_KEYS: readonly UserLookupKey[] = [
 const config = { session: 'open' as const }
 const tags = ['users']
 
-/**
- * An empty body is an empty change: real clients send `Content-Type: application/json` on body-less
- * POSTs (wire facts 1), which the JSON parser turns into an undefined body that the body schema refuses.
- */
-const emptyBodyIsEmptyChange = async (request: { body: unknown }) => {
-  if (request.body === undefined) request.body = {}
-}
-
 /** Clients that cannot follow redirects (wire facts 7: the Java SDK's HttpClient) get the User directly. */
 const NO_REDIRECT_AGENT = /^Java-http-client\//
 
@@ -163,13 +155,9 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UserPreferences,
         response: { 204: Type.Null(), ...errorResponses(404) },
       },
-      preValidation: emptyBodyIsEmptyChange,
     },
     async (request, reply) => {
-      await directory.updatePreferences(
-        ownUserFor(request, request.params.loginName),
-        request.body ?? {},
-      )
+      await directory.updatePreferences(ownUserFor(request, request.params.loginName), request.body)
       return reply.code(204).send(null)
     },
   )
@@ -201,11 +189,10 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: TelephonyPreferences,
         response: { 204: Type.Null(), ...errorResponses(404) },
       },
-      preValidation: emptyBodyIsEmptyChange,
     },
     async (request, reply) => {
       const user = ownUserFor(request, request.params.loginName)
-      await directory.updatePreferences(user, { telephony: request.body ?? {} })
+      await directory.updatePreferences(user, { telephony: request.body })
       return reply.code(204).send(null)
     },
   )

@@ -1,26 +1,29 @@
 /**
- * Slows down repeated authentication failures for one login name or one client address: a few free
- * attempts, then a delay that doubles with each failure, then a temporary lock (docs/authentication.md).
+ * Slows down repeated authentication failures of one key (a login name, or a client address): a few
+ * free attempts, then a delay that doubles with each failure, then a temporary lock (docs/decisions.md).
+ * An attempt counts as a failure from the moment it starts until it succeeds, so that a burst of
+ * parallel guesses is throttled like a sequence of them.
  */
 import type { Clock } from '../ports.js'
 
-/** The throttling policy. */
+/** The throttling policy of one kind of key. */
 export interface ThrottlePolicy {
   /** Failures answered without delay. */
   freeFailures: number
-  /** Delay after the first failure past the free ones; doubles with each further failure. */
+  /** Delay of the attempt that follows `freeFailures` failures; doubles with each further failure. */
   baseDelayMs: number
   maxDelayMs: number
   /** Failures that lock the key. */
   lockAfterFailures: number
   lockMs: number
-  /** Failures older than this are forgotten. */
+  /** Failures older than this (since the last one) are forgotten. */
   windowMs: number
-  /** Keys tracked at most; the oldest are forgotten first. */
+  /** Keys tracked at most; the ones whose last failure is oldest are forgotten first. */
   maxKeys: number
 }
 
-export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
+/** Per login name: a person mistyping gets 3 free tries; a guesser is locked after 10. */
+export const DEFAULT_LOGIN_POLICY: ThrottlePolicy = {
   freeFailures: 3,
   baseDelayMs: 250,
   maxDelayMs: 4_000,
@@ -30,7 +33,14 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   maxKeys: 10_000,
 }
 
-/** The verdict for an attempt before it is checked. */
+/** Per client address: many people may share one (NAT, proxy), so the thresholds are higher. */
+export const DEFAULT_ADDRESS_POLICY: ThrottlePolicy = {
+  ...DEFAULT_LOGIN_POLICY,
+  freeFailures: 20,
+  lockAfterFailures: 100,
+}
+
+/** The verdict for an attempt. */
 export type ThrottleVerdict =
   | { locked: true; retryAfterMs: number }
   | { locked: false; delayMs: number }
@@ -41,55 +51,66 @@ interface FailureRecord {
   lockedUntil: number
 }
 
-/** Failure counters per key ("login:alice", "address:10.0.0.1"). */
+/** Failure counters of one kind of key. */
 export class LoginThrottle {
   private readonly records = new Map<string, FailureRecord>()
 
   constructor(
     private readonly clock: Clock,
-    private readonly policy: ThrottlePolicy = DEFAULT_THROTTLE_POLICY,
+    private readonly policy: ThrottlePolicy,
   ) {}
 
-  /** Whether an attempt on these keys is locked out, else how long to wait before answering it. */
-  check(keys: readonly string[]): ThrottleVerdict {
+  /**
+   * Starts an attempt on `key`: refused when the key is locked; otherwise counted as a failure until
+   * `succeed` says otherwise, and delayed by the failures counted before it.
+   */
+  attempt(key: string): ThrottleVerdict {
     const now = this.clock.now()
-    let delayMs = 0
-    for (const key of keys) {
-      const record = this.current(key, now)
-      if (record === undefined) continue
-      if (record.lockedUntil > now) return { locked: true, retryAfterMs: record.lockedUntil - now }
-      delayMs = Math.max(delayMs, this.delayFor(record.failures))
-    }
+    const record = this.current(key, now) ?? { failures: 0, lastFailureAt: now, lockedUntil: 0 }
+    if (record.lockedUntil > now) return { locked: true, retryAfterMs: record.lockedUntil - now }
+    const delayMs = this.delayFor(record.failures)
+    record.failures += 1
+    record.lastFailureAt = now
+    this.store(key, record)
     return { locked: false, delayMs }
   }
 
-  /** Counts a failure on every key; returns the keys that just got locked. */
-  fail(keys: readonly string[]): string[] {
+  /** The time left on the key's lock, 0 when it is not locked. */
+  lockedFor(key: string): number {
     const now = this.clock.now()
-    const locked: string[] = []
-    for (const key of keys) {
-      const record = this.current(key, now) ?? { failures: 0, lastFailureAt: now, lockedUntil: 0 }
-      record.failures += 1
-      record.lastFailureAt = now
-      if (record.failures >= this.policy.lockAfterFailures && record.lockedUntil <= now) {
-        record.lockedUntil = now + this.policy.lockMs
-        record.failures = 0
-        locked.push(key)
-      }
-      this.records.delete(key)
-      this.records.set(key, record)
-      if (this.records.size > this.policy.maxKeys) {
-        const oldest = this.records.keys().next().value
-        if (oldest !== undefined) this.records.delete(oldest)
-      }
-    }
-    return locked
+    const record = this.current(key, now)
+    return record && record.lockedUntil > now ? record.lockedUntil - now : 0
   }
 
-  /** Forgets the failures of a key after a success. */
-  succeed(key: string): void {
+  /** Confirms that the attempt failed; locks the key when it reached the limit (true then). */
+  fail(key: string): boolean {
+    const now = this.clock.now()
+    const record = this.current(key, now)
+    if (record === undefined || record.failures < this.policy.lockAfterFailures) return false
+    if (record.lockedUntil > now) return false
+    record.lockedUntil = now + this.policy.lockMs
+    record.failures = 0
+    return true
+  }
+
+  /**
+   * The attempt succeeded: `reset` forgets the key's failures (a login that proved its password),
+   * `undo` only takes back this attempt (an address that other people may share).
+   */
+  succeed(key: string, mode: 'reset' | 'undo'): void {
     const record = this.records.get(key)
-    if (record && record.lockedUntil <= this.clock.now()) this.records.delete(key)
+    if (record === undefined || record.lockedUntil > this.clock.now()) return
+    if (mode === 'reset' || record.failures <= 1) this.records.delete(key)
+    else record.failures -= 1
+  }
+
+  private store(key: string, record: FailureRecord): void {
+    this.records.delete(key)
+    this.records.set(key, record)
+    if (this.records.size > this.policy.maxKeys) {
+      const oldest = this.records.keys().next().value
+      if (oldest !== undefined) this.records.delete(oldest)
+    }
   }
 
   private current(key: string, now: number): FailureRecord | undefined {
