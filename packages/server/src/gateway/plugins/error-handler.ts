@@ -46,7 +46,7 @@ function fromFastifyError(
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return [restErrorInfo('BAD_PARAMETER', `body: malformed JSON (${error.message})`), 400]
   }
-  if (error instanceof SyntaxError || error.statusCode === 400)
+  if (error instanceof SyntaxError)
     return [restErrorInfo('BAD_PARAMETER', `body: malformed JSON (${error.message})`), 400]
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
     return [restErrorInfo('BAD_PARAMETER', error.message), 400]
