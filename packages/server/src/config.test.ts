@@ -11,6 +11,8 @@ describe('loadConfig', () => {
       dataDir: './data',
       directoryFile: DEMO_DIRECTORY_FILE,
       logLevel: 'info',
+      controlHost: '127.0.0.1',
+      controlPort: 8090,
     })
   })
 
@@ -28,6 +30,10 @@ describe('loadConfig', () => {
       DIRECTORY_FILE: '/etc/openness/directory.yaml',
       DATABASE_URL: 'postgres://db/openness',
       LOG_LEVEL: 'warn',
+      CONTROL_HOST: '0.0.0.0',
+      CONTROL_PORT: '9090',
+      CONTROL_TOKEN: 'a-long-operator-token',
+      POLLING_BASE_URL: 'http://events.example.com:8014',
     })
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -42,6 +48,10 @@ describe('loadConfig', () => {
       directoryFile: '/etc/openness/directory.yaml',
       databaseUrl: 'postgres://db/openness',
       logLevel: 'warn',
+      controlHost: '0.0.0.0',
+      controlPort: 9090,
+      controlToken: 'a-long-operator-token',
+      pollingBaseUrl: 'http://events.example.com:8014',
     })
   })
 
@@ -69,7 +79,11 @@ describe('loadConfig', () => {
 
   it('needs at least one listener, on distinct ports', () => {
     expect(() => loadConfig({ HTTP_PORT: '0', HTTPS_PORT: '0' })).toThrow(/at least one listener/)
-    expect(() => loadConfig({ HTTP_PORT: '9000', HTTPS_PORT: '9000' })).toThrow(/both are 9000/)
+    expect(() => loadConfig({ HTTP_PORT: '9000', HTTPS_PORT: '9000' })).toThrow(/its own port/)
+    expect(() => loadConfig({ CONTROL_PORT: '8080' })).toThrow(/its own port/)
+    expect(() => loadConfig({ CONTROL_TOKEN: 'short' })).toThrow(
+      /CONTROL_TOKEN: must have at least 16/,
+    )
   })
 })
 

@@ -25,6 +25,13 @@ export interface ServiceConfig {
   directoryFile: string
   databaseUrl?: string
   logLevel: LogLevel
+  /** Control plane listener (loopback by default); 0 turns it off. */
+  controlHost: string
+  controlPort: number
+  /** Operator token of the control plane; generated and printed at start when unset. */
+  controlToken?: string
+  /** Origin of the polling URLs of event channels; defaults to the plain-HTTP listener. */
+  pollingBaseUrl?: string
 }
 
 /** The demo directory that ships with the service. */
@@ -84,9 +91,18 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     dataDir: text('DATA_DIR') ?? './data',
     directoryFile: text('DIRECTORY_FILE') ?? DEMO_DIRECTORY_FILE,
     logLevel: (text('LOG_LEVEL') ?? 'info') as LogLevel,
+    controlHost: text('CONTROL_HOST') ?? '127.0.0.1',
+    controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
+  }
+  const controlToken = text('CONTROL_TOKEN')
+  if (controlToken !== undefined) {
+    if (controlToken.length < 16) problems.push('CONTROL_TOKEN: must have at least 16 characters')
+    else config.controlToken = controlToken
   }
   const publicBaseUrl = baseUrl('PUBLIC_BASE_URL')
   const privateBaseUrl = baseUrl('PRIVATE_BASE_URL')
+  const pollingBaseUrl = baseUrl('POLLING_BASE_URL')
+  if (pollingBaseUrl) config.pollingBaseUrl = pollingBaseUrl
   if (!LOG_LEVELS.includes(config.logLevel))
     problems.push(`LOG_LEVEL=${config.logLevel}: must be one of ${LOG_LEVELS.join(', ')}`)
   const tlsCertFile = text('TLS_CERT_FILE')
@@ -104,8 +120,9 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (databaseUrl) config.databaseUrl = databaseUrl
   if (config.httpPort === 0 && config.httpsPort === 0)
     problems.push('HTTP_PORT and HTTPS_PORT: at least one listener is needed')
-  if (config.httpPort !== 0 && config.httpPort === config.httpsPort)
-    problems.push(`HTTP_PORT and HTTPS_PORT: both are ${config.httpPort}`)
+  const ports = [config.httpPort, config.httpsPort, config.controlPort].filter((port) => port !== 0)
+  if (new Set(ports).size !== ports.length)
+    problems.push('HTTP_PORT, HTTPS_PORT and CONTROL_PORT: each listener needs its own port')
   if (problems.length > 0)
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`)
   return config

@@ -3,6 +3,7 @@
  * file), licenses, sessions and authentication. main.ts and the tests both start the service through it.
  */
 
+import { EventRouter } from './delivery/event-router.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
@@ -62,7 +63,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const snapshot = await importDirectory(document, sourceDigest, previous, hasher)
     const imported = snapshot !== previous
     if (imported) await store.replace(snapshot)
-    const directory = new Directory(store, snapshot, hasher, clock)
+    const events = new EventRouter()
+    const directory = new Directory(store, snapshot, hasher, clock, events)
     const licenses = new LicensePool(snapshot.settings.licenses)
     const ttl = options.sessionTtlSeconds
     const sessions = new SessionManager(directory, licenses, clock, {

@@ -32,6 +32,43 @@ export interface DirectoryStore {
   replace(snapshot: DirectorySnapshot): Promise<void>
   /** Inserts or updates one account (its password hash and preferences included). */
   saveAccount(account: StoredAccount): Promise<void>
+  /** Deletes one account; nothing happens when it does not exist. */
+  deleteAccount(loginName: string): Promise<void>
   /** Releases connections. */
   close(): Promise<void>
+}
+
+/**
+ * An event of the platform as it goes on the wire: `eventName` and its fields, with `loginName` the user it
+ * is about (each user sees an event from its own side; design section 4).
+ */
+export type PlatformEvent = { eventName: string; loginName: string } & Record<string, unknown>
+
+/** Where platform commands hand their events once their state change is stored. */
+export interface EventSink {
+  /** Delivers the event to every subscription whose selectors match it. */
+  publish(event: PlatformEvent): void
+}
+
+/** What a queue hands over when the channel drains it. */
+export interface QueuedEvents {
+  /** Serialized events, oldest first. */
+  events: string[]
+  /** Events dropped since the last drain because the queue was full. */
+  lost: number
+}
+
+/**
+ * The bounded queue of one subscription: filled from the moment the subscription is accepted, drained by
+ * its channel. When full, the oldest events are dropped and counted.
+ */
+export interface EventQueue {
+  /** Appends one serialized event. */
+  push(event: string): void
+  /** Takes everything queued, with the count of events lost since the last drain. */
+  drain(): QueuedEvents
+  /** How many events wait. */
+  readonly size: number
+  /** Drops everything. */
+  clear(): void
 }

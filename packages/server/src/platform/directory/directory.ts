@@ -12,7 +12,7 @@ import type {
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, DirectorySnapshot, DirectoryStore } from '../ports.js'
+import type { Clock, DirectorySnapshot, DirectoryStore, EventSink } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserRecord } from './account.js'
 
 /** A user account of the directory. */
@@ -46,6 +46,7 @@ export class Directory {
     snapshot: DirectorySnapshot,
     private readonly hasher: PasswordHasher,
     private readonly clock: Clock,
+    private readonly events: EventSink,
   ) {
     this.settings = snapshot.settings
     for (const account of snapshot.accounts) this.index(account)
@@ -152,7 +153,13 @@ export class Directory {
     }
     if (change.telephony?.clirMode !== undefined)
       next.telephony = { clirMode: change.telephony.clirMode }
-    await this.save({ ...account, preferences: next })
+    const updated: UserAccount = { ...account, preferences: next }
+    await this.save(updated)
+    this.events.publish({
+      eventName: 'OnPreferencesChanged',
+      loginName: account.loginName,
+      preferences: this.preferences(updated),
+    })
     return next
   }
 

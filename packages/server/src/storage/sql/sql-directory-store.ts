@@ -87,6 +87,11 @@ export class SqlDirectoryStore implements DirectoryStore {
   }
 
   /** Destroys the Kysely instance, closing the SQLite file or ending the PostgreSQL pool. */
+  /** Deletes the account with this login name, if any. */
+  async deleteAccount(loginName: string): Promise<void> {
+    await this.#db.deleteFrom('account').where('login_name', '=', loginName).execute()
+  }
+
   async close(): Promise<void> {
     await this.#db.destroy()
   }

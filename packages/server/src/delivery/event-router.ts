@@ -1,0 +1,81 @@
+/**
+ * Routes platform events to subscriptions through an index by event name and login name, so that an
+ * event costs a lookup, not a scan of every subscription (issue 3, delivery design). Each event is
+ * serialized once, whatever the number of subscriptions it reaches.
+ */
+import { COMPANY_WIDE_EVENTS } from '@openness/wire'
+import type { EventSink, PlatformEvent } from '../platform/ports.js'
+
+/** Where routed events go: a subscription's delivery. */
+export interface EventTarget {
+  /** Takes one serialized event (JSON, no newline). */
+  deliver(serialized: string): void
+}
+
+/** One entry of a target's routing: these event names about these logins (`*` for any login). */
+export interface Route {
+  eventNames: readonly string[]
+  loginNames: readonly string[]
+}
+
+/** The key that matches any login, used for company-wide events. */
+export const ANY_LOGIN = '*'
+
+const companyWide = new Set<string>(COMPANY_WIDE_EVENTS)
+
+/** The index of routes, and the EventSink the platform publishes to. */
+export class EventRouter implements EventSink {
+  private readonly index = new Map<string, Map<string, Set<EventTarget>>>()
+  private readonly keysOf = new Map<EventTarget, [string, string][]>()
+
+  /** Sets the routes of `target`, replacing any it had. */
+  route(target: EventTarget, routes: readonly Route[]): void {
+    this.unroute(target)
+    const keys: [string, string][] = []
+    for (const { eventNames, loginNames } of routes) {
+      for (const name of eventNames) {
+        const logins = companyWide.has(name) ? [ANY_LOGIN] : loginNames
+        for (const login of logins) {
+          let byLogin = this.index.get(name)
+          if (byLogin === undefined) this.index.set(name, (byLogin = new Map()))
+          let targets = byLogin.get(login)
+          if (targets === undefined) byLogin.set(login, (targets = new Set()))
+          targets.add(target)
+          keys.push([name, login])
+        }
+      }
+    }
+    this.keysOf.set(target, keys)
+  }
+
+  /** Removes every route of `target`. */
+  unroute(target: EventTarget): void {
+    for (const [name, login] of this.keysOf.get(target) ?? []) {
+      const byLogin = this.index.get(name)
+      const targets = byLogin?.get(login)
+      targets?.delete(target)
+      if (targets?.size === 0) byLogin?.delete(login)
+      if (byLogin?.size === 0) this.index.delete(name)
+    }
+    this.keysOf.delete(target)
+  }
+
+  publish(event: PlatformEvent): void {
+    const byLogin = this.index.get(event.eventName)
+    if (byLogin === undefined) return
+    const own = byLogin.get(event.loginName)
+    const any = byLogin.get(ANY_LOGIN)
+    if (own === undefined && any === undefined) return
+    const serialized = JSON.stringify(event)
+    if (own !== undefined && any !== undefined) {
+      for (const target of new Set([...own, ...any])) target.deliver(serialized)
+      return
+    }
+    for (const target of own ?? any ?? []) target.deliver(serialized)
+  }
+
+  /** How many targets have routes (for tests and metrics). */
+  get size(): number {
+    return this.keysOf.size
+  }
+}
