@@ -15,8 +15,10 @@ import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
+import { notificationRoutes } from './gateway/routes/notifications.js'
 import { rootRoutes } from './gateway/routes/root.js'
 import { sessionRoutes } from './gateway/routes/sessions.js'
+import { subscriptionRoutes } from './gateway/routes/subscriptions.js'
 import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
 
 /** Options of the HTTP layer. */
@@ -62,6 +64,8 @@ export async function buildApp(
       // An administrator session's Users service is /logins (specification, "Service"); real clients
       // then address accounts as /logins/{loginName} (wire facts 10.5), so the same routes answer there.
       await v1.register(userAccountRoutes, { prefix: '/logins' })
+      await v1.register(subscriptionRoutes)
+      await v1.register(notificationRoutes)
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

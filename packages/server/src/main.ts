@@ -58,6 +58,7 @@ async function main(): Promise<void> {
     sessionTtlSeconds: config.sessionTtl,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
+    ...(config.pollingBaseUrl && { pollingBaseUrl: config.pollingBaseUrl }),
   })
   logger.info(
     { imported: running.imported, directoryFile: config.directoryFile },
@@ -78,6 +79,8 @@ async function main(): Promise<void> {
     ...(config.httpsPort !== 0 && { httpsPort: config.httpsPort }),
     ...(tls && { tls }),
   })
+  // Polling URLs default to the plain-HTTP listener (design section 6).
+  if (listeners.httpPort !== undefined) running.platform.urls.httpPort = listeners.httpPort
   const ports = {
     ...(listeners.httpPort !== undefined && { http: listeners.httpPort }),
     ...(listeners.httpsPort !== undefined && { https: listeners.httpsPort }),

@@ -4,6 +4,7 @@
  */
 
 import { EventRouter } from './delivery/event-router.js'
+import { SubscriptionOutlets } from './delivery/subscription-outlets.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
@@ -17,7 +18,9 @@ import {
   SessionManager,
   type SessionTiming,
 } from './platform/sessions/session-manager.js'
+import { SubscriptionManager } from './platform/subscriptions/subscription-manager.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
+import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
 import { type DatabaseTarget, openDatabase } from './storage/sql/database.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
 
@@ -36,6 +39,9 @@ export interface PlatformOptions {
   sessionTtlSeconds: number
   publicBaseUrl?: string
   privateBaseUrl?: string
+  pollingBaseUrl?: string
+  /** Capacity of each subscription's event queue (default 1000 events). */
+  queueCapacity?: number
   /** Lower scrypt cost for tests; production uses the default. */
   scryptCost?: ScryptCost
   /** Authentication throttling; tests use small numbers. */
@@ -75,16 +81,27 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       sweepIntervalSeconds: 5,
       ...options.timing,
     })
+    const outlets = new SubscriptionOutlets({
+      router: events,
+      clock,
+      newQueue: () => new MemoryEventQueue(options.queueCapacity),
+      onActivity: (subscription) => subscriptions.touch(subscription),
+    })
+    const subscriptions = new SubscriptionManager(directory, clock, outlets)
+    sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
     sessions.start()
     const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),
+      ...(options.pollingBaseUrl && { pollingBaseUrl: options.pollingBaseUrl }),
     }
     const platform: GatewayPlatform = {
       directory,
       sessions,
       authenticator,
+      subscriptions,
+      outlets,
       clock,
       urls,
       services: new ServiceCatalog(),

@@ -5,7 +5,7 @@ import { Type } from 'typebox'
 
 /** RestErrorInfo is registered once and referenced by every route, so OpenAPI lists it once. */
 const REST_ERROR_INFO_ID = 'RestErrorInfo'
-const RestErrorInfoRef = Type.Unsafe<RestErrorInfo>({ $ref: `${REST_ERROR_INFO_ID}#` })
+export const restErrorInfoRef = Type.Unsafe<RestErrorInfo>({ $ref: `${REST_ERROR_INFO_ID}#` })
 
 /** Registers the shared error schema; call before any route. */
 export function addErrorSchema(app: FastifyInstance): void {
@@ -15,7 +15,7 @@ export function addErrorSchema(app: FastifyInstance): void {
 /** `{ [status]: RestErrorInfo }` for each status, plus the 400/403/500/503 every operation may return. */
 export function errorResponses(
   ...statuses: ErrorHttpStatus[]
-): Record<number, typeof RestErrorInfoRef> {
+): Record<number, typeof restErrorInfoRef> {
   const all = new Set<number>([400, 403, 500, 503, ...statuses])
-  return Object.fromEntries([...all].map((status) => [status, RestErrorInfoRef]))
+  return Object.fromEntries([...all].map((status) => [status, restErrorInfoRef]))
 }

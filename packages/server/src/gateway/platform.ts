@@ -1,15 +1,21 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
+import type { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Clock } from '../platform/ports.js'
 import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
+import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
 /** The configured base URLs; when absent, the URL the request came on is used. */
 export interface BaseUrlConfig {
   publicBaseUrl?: string
   privateBaseUrl?: string
+  /** Origin of polling URLs; when absent, the plain-HTTP listener (`httpPort`) or the request's origin. */
+  pollingBaseUrl?: string
+  /** The bound plain-HTTP port, set once the listener is up. */
+  httpPort?: number
 }
 
 /** The platform services and settings routes use. */
@@ -17,6 +23,8 @@ export interface GatewayPlatform {
   directory: Directory
   sessions: SessionManager
   authenticator: Authenticator
+  subscriptions: SubscriptionManager
+  outlets: SubscriptionOutlets
   clock: Clock
   urls: BaseUrlConfig
   services: ServiceCatalog

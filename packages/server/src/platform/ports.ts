@@ -1,5 +1,6 @@
 /** What the platform core needs from the outside world, in domain words. Adapters live in storage/. */
 import type { DirectorySettings, StoredAccount } from './directory/account.js'
+import type { Subscription } from './subscriptions/subscription.js'
 
 /** A scheduled callback that can be cancelled. */
 export interface Timer {
@@ -71,4 +72,14 @@ export interface EventQueue {
   readonly size: number
   /** Drops everything. */
   clear(): void
+}
+
+/** Where subscriptions' events go: the delivery layer queues them and writes them on channels. */
+export interface SubscriptionDelivery {
+  /** Starts queuing the events the subscription selects (before any channel opens). */
+  attach(subscription: Subscription): void
+  /** The subscription's routes changed. */
+  reroute(subscription: Subscription): void
+  /** Closes the subscription's open channel and drops its queue. */
+  detach(subscription: Subscription): void
 }

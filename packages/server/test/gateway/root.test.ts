@@ -69,7 +69,7 @@ describe('unknown versions and paths', () => {
 
   it.each([
     '/api/rest/1.0/telephony/calls',
-    '/api/rest/1.0/subscriptions',
+    '/api/rest/1.0/routing',
     '/api/rest/1.0/comlog/records',
   ])('answers %s, a service not installed yet, with 503 SERVER_PROBLEM (rule 2)', async (url) => {
     expectRestError(

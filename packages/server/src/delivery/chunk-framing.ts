@@ -1,0 +1,55 @@
+/**
+ * How events travel on a chunk channel (wire facts 3): in CHUNK mode one JSON object per line, each
+ * ending with `\n`, never a blank line; in CHUNK_MULTIPART mode one multipart/mixed part per event.
+ */
+import { randomBytes } from 'node:crypto'
+import type { NotificationMode } from '@openness/wire'
+
+/** The line every (re)opened channel starts with; clients wait for it (wire facts 3). */
+export const CHUNK_STARTED = JSON.stringify({
+  eventName: 'OnChannelInformation',
+  text: 'Chunk started',
+})
+/** The keepalive message (wire facts 3, channel keepalive). */
+export const KEEPALIVE = JSON.stringify({ eventName: 'OnChannelInformation', text: 'keepalive' })
+
+/** The notice that starts a delivery after events were dropped from a full queue. */
+export function lostNotice(lost: number): string {
+  return JSON.stringify({
+    eventName: 'OnChannelInformation',
+    text: `${lost} event${lost === 1 ? '' : 's'} lost: the queue was full; resynchronize`,
+  })
+}
+
+/** Frames serialized events for one channel's mode. */
+export class ChunkFraming {
+  readonly contentType: string
+  private readonly boundary: string | undefined
+
+  constructor(readonly mode: NotificationMode) {
+    if (mode === 'CHUNK_MULTIPART') {
+      this.boundary = `openness-${randomBytes(12).toString('hex')}`
+      this.contentType = `multipart/mixed; boundary=${this.boundary}`
+    } else {
+      this.contentType = 'application/json; charset=utf-8'
+    }
+  }
+
+  /** One event as it goes on the wire. */
+  frame(serialized: string): string {
+    if (this.boundary === undefined) return `${serialized}\n`
+    return `--${this.boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${serialized}\r\n`
+  }
+
+  /** Several events, in order, as one write. */
+  frameAll(serialized: readonly string[]): string {
+    let out = ''
+    for (const event of serialized) out += this.frame(event)
+    return out
+  }
+
+  /** What ends the stream cleanly. */
+  closing(): string {
+    return this.boundary === undefined ? '' : `--${this.boundary}--\r\n`
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The delivery side of every subscription: its queue, filled from acceptance on; its routes in the
+ * event router; its chunk channel when one is open. Implements the platform's SubscriptionDelivery port.
+ */
+import type { ServerResponse } from 'node:http'
+import type { Clock, EventQueue, SubscriptionDelivery } from '../platform/ports.js'
+import type { Subscription } from '../platform/subscriptions/subscription.js'
+import { ChunkChannel } from './chunk-channel.js'
+import { ChunkFraming } from './chunk-framing.js'
+import type { EventRouter, EventTarget } from './event-router.js'
+
+/** One subscription's queue and channel. */
+class Outlet implements EventTarget {
+  channel: ChunkChannel | undefined
+
+  constructor(
+    readonly subscription: Subscription,
+    readonly queue: EventQueue,
+  ) {}
+
+  deliver(serialized: string): void {
+    this.queue.push(serialized)
+    this.channel?.flush()
+  }
+}
+
+/** Options of the outlets. */
+export interface OutletOptions {
+  router: EventRouter
+  clock: Clock
+  newQueue: () => EventQueue
+  /** Told of every write on a channel (the subscription is active). */
+  onActivity: (subscription: Subscription) => void
+}
+
+export class SubscriptionOutlets implements SubscriptionDelivery {
+  private readonly outlets = new Map<string, Outlet>()
+
+  constructor(private readonly options: OutletOptions) {}
+
+  attach(subscription: Subscription): void {
+    const outlet = new Outlet(subscription, this.options.newQueue())
+    this.outlets.set(subscription.subscriptionId, outlet)
+    this.options.router.route(outlet, subscription.routes)
+  }
+
+  reroute(subscription: Subscription): void {
+    const outlet = this.outlets.get(subscription.subscriptionId)
+    if (outlet) this.options.router.route(outlet, subscription.routes)
+  }
+
+  detach(subscription: Subscription): void {
+    const outlet = this.outlets.get(subscription.subscriptionId)
+    if (outlet === undefined) return
+    this.outlets.delete(subscription.subscriptionId)
+    this.options.router.unroute(outlet)
+    outlet.channel?.end()
+    outlet.queue.clear()
+  }
+
+  /**
+   * Opens the chunk channel of a subscription on `response`, replacing the one already open (a client
+   * reconnecting). False when the subscription has no outlet (it no longer exists).
+   */
+  openChannel(subscription: Subscription, response: ServerResponse): boolean {
+    const outlet = this.outlets.get(subscription.subscriptionId)
+    if (outlet === undefined) return false
+    outlet.channel?.end()
+    const { clock, onActivity } = this.options
+    const channel = new ChunkChannel(
+      response,
+      outlet.queue,
+      new ChunkFraming(subscription.mode),
+      clock,
+      subscription.keepaliveMinutes * 60_000,
+      {
+        onActivity: () => onActivity(subscription),
+        onClosed: (closed) => {
+          if (outlet.channel === closed) outlet.channel = undefined
+        },
+      },
+    )
+    outlet.channel = channel
+    onActivity(subscription)
+    channel.open()
+    return true
+  }
+
+  /** Open channels now. */
+  get openChannels(): number {
+    let count = 0
+    for (const outlet of this.outlets.values()) if (outlet.channel?.isOpen) count += 1
+    return count
+  }
+}

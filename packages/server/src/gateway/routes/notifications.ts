@@ -1,0 +1,37 @@
+/**
+ * The chunk channel (specification, "Events" delivery model; wire facts 3): opened with POST or GET on
+ * the polling URL, without the session cookie: the unguessable subscriptionId in the URL authorises it.
+ */
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { PlatformError } from '../../platform/platform-error.js'
+import { errorResponses } from '../error-responses.js'
+
+export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { subscriptions, outlets } = app.platform
+  for (const method of ['GET', 'POST'] as const) {
+    app.route({
+      method,
+      url: '/notifications/:subscriptionId',
+      config: { session: 'none' },
+      schema: {
+        summary:
+          'The chunk channel of a subscription: a stream of events, one JSON object per line',
+        description:
+          'The first line is {"eventName":"OnChannelInformation","text":"Chunk started"}; then queued and new events.',
+        tags: ['subscriptions'],
+        params: Type.Object({ subscriptionId: Type.String() }),
+        response: { ...errorResponses(404) },
+      },
+      handler: async (request, reply) => {
+        const subscription = subscriptions.find(request.params.subscriptionId)
+        if (subscription === undefined)
+          throw new PlatformError(
+            'NOT_FOUND',
+            'No such subscription: subscribe again and open its polling URL',
+          )
+        reply.hijack()
+        outlets.openChannel(subscription, reply.raw)
+      },
+    })
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Subscription management (specification, "Subscription management" and the subscription table; wire
+ * facts 4). A refused subscription answers 400 with a Subscription body whose status is REFUSED and whose
+ * message names the reason; malformed requests get a RestErrorInfo like everywhere else.
+ */
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { Filter, Subscription, SubscriptionRequest } from '@openness/wire'
+import type { FastifyReply } from 'fastify'
+import { PlatformError } from '../../platform/platform-error.js'
+import { NOTIFICATION_RIGHTS } from '../../platform/subscriptions/subscription-manager.js'
+import { sessionOf } from '../access.js'
+import { errorResponses, restErrorInfoRef } from '../error-responses.js'
+import { pollingUrls } from '../polling-urls.js'
+
+const tags = ['subscriptions']
+const refusedOrBad = Type.Union([Subscription, restErrorInfoRef])
+
+function refuse(reply: FastifyReply, message: string) {
+  return reply.code(400).send({ status: 'REFUSED', message })
+}
+
+export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { subscriptions } = app.platform
+  app.platform.services.provide('Subscriptions')
+
+  // Specification, "Subscription management": the session needs a license that allows notification.
+  app.addHook('preHandler', async (request) => {
+    const session = sessionOf(request)
+    if (!session.admin && !session.rights.some((right) => NOTIFICATION_RIGHTS.includes(right)))
+      throw new PlatformError(
+        'NOT_ALLOWED',
+        `Subscriptions need one of the licenses ${NOTIFICATION_RIGHTS.join(', ')}`,
+      )
+  })
+
+  app.post(
+    '/subscriptions',
+    {
+      schema: {
+        summary: 'Subscribe to events; open the channel on the polling URL of the answer',
+        tags,
+        body: SubscriptionRequest,
+        response: { 200: Subscription, ...errorResponses(), 400: refusedOrBad },
+      },
+    },
+    async (request, reply) => {
+      const outcome = subscriptions.create(sessionOf(request), request.body)
+      if (!outcome.accepted) return refuse(reply, outcome.message)
+      const { subscription } = outcome
+      const urls = pollingUrls(request, subscription.subscriptionId)
+      return {
+        subscriptionId: subscription.subscriptionId,
+        publicPollingUrl: urls.public,
+        privatePollingUrl: urls.private,
+        status: 'ACCEPTED' as const,
+        mode: subscription.mode,
+        format: 'JSON' as const,
+      }
+    },
+  )
+
+  app.put(
+    '/subscriptions',
+    {
+      schema: {
+        summary: "Replace the filter of the session's subscription; other parameters stay",
+        description: 'subscriptionId is required when the session holds several subscriptions.',
+        tags,
+        querystring: Type.Object({ subscriptionId: Type.Optional(Type.String()) }),
+        body: Filter,
+        response: { 204: Type.Null(), ...errorResponses(404), 400: refusedOrBad },
+      },
+    },
+    async (request, reply) => {
+      const outcome = subscriptions.replaceFilter(
+        sessionOf(request),
+        request.query.subscriptionId,
+        request.body,
+      )
+      if (!outcome.accepted) return refuse(reply, outcome.message)
+      return reply.code(204).send(null)
+    },
+  )
+
+  app.delete(
+    '/subscriptions/:subscriptionId',
+    {
+      schema: {
+        summary: 'Remove a subscription: its open channel closes, its queued events are dropped',
+        tags,
+        params: Type.Object({ subscriptionId: Type.String() }),
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      subscriptions.delete(sessionOf(request), request.params.subscriptionId)
+      return reply.code(204).send(null)
+    },
+  )
+}

@@ -1,0 +1,95 @@
+/**
+ * Selectors turned into routes (specification, "Subscriptions" Selector and "Events" items 6 to 8): a
+ * selector names exact event names or one package, never a mix of packages; ids are login names,
+ * optional for a user session (its owner), required for an administrator session; the company-wide
+ * events are not filtered by ids. A filter that breaks a rule is refused with a message naming it.
+ */
+import { EVENT_PACKAGES, type EventPackage, PACKAGE_OF_EVENT, type Selector } from '@openness/wire'
+
+/** A route of a subscription: these events about these logins. */
+export interface SubscriptionRoute {
+  eventNames: string[]
+  loginNames: string[]
+}
+
+/** What compiling a filter needs to know of the subscriber. */
+export interface FilterContext {
+  /** The login the session acts as. */
+  owner: string
+  /** An administrator session (ids required; events of the users it lists). */
+  admin: boolean
+  /** True when `loginName` is a user of the directory. */
+  isUser(loginName: string): boolean
+  /** True when an administrator subscription may list the user (it holds TELEPHONY_ADVANCED or MESSAGING). */
+  maySupervise(loginName: string): boolean
+}
+
+/** The outcome: routes and the users an administrator subscription supervises, or a refusal. */
+export type CompiledFilter =
+  | { ok: true; routes: SubscriptionRoute[]; supervisedUsers: Set<string> }
+  | { ok: false; message: string }
+
+const refuse = (message: string): CompiledFilter => ({ ok: false, message })
+
+/** The event names a selector's names stand for, or the reason they are refused. */
+function eventNamesOf(names: readonly string[], index: number): string[] | string {
+  const packages = new Set<EventPackage>()
+  const events: string[] = []
+  for (const name of names) {
+    if (name in EVENT_PACKAGES) {
+      packages.add(name as EventPackage)
+      events.push(...EVENT_PACKAGES[name as EventPackage])
+      continue
+    }
+    const pkg = PACKAGE_OF_EVENT.get(name)
+    if (pkg === undefined)
+      return `filter.selectors[${index}].names: '${name}' is neither an event name nor an event package`
+    packages.add(pkg)
+    events.push(name)
+  }
+  if (packages.size > 1)
+    return `filter.selectors[${index}].names: a selector names one package only (got ${[...packages].join(', ')}): use one selector per package`
+  const hasPackage = names.some((name) => name in EVENT_PACKAGES)
+  if (hasPackage && names.length > 1)
+    return `filter.selectors[${index}].names: a selector names either a package or event names, not both`
+  return [...new Set(events)]
+}
+
+/** Compiles the selectors of a subscription request or filter update. */
+export function compileFilter(
+  selectors: readonly Selector[],
+  context: FilterContext,
+): CompiledFilter {
+  if (selectors.length === 0) return refuse('filter.selectors: at least one selector is needed')
+  const routes: SubscriptionRoute[] = []
+  const supervisedUsers = new Set<string>()
+  for (const [index, selector] of selectors.entries()) {
+    const eventNames = eventNamesOf(selector.names, index)
+    if (typeof eventNames === 'string') return refuse(eventNames)
+    const ids = [...new Set(selector.ids ?? [])]
+    if (context.admin) {
+      if (ids.length === 0)
+        return refuse(
+          `filter.selectors[${index}].ids: an administrator session must list at least one login name`,
+        )
+      const unknown = ids.find((id) => !context.isUser(id))
+      if (unknown !== undefined)
+        return refuse(`filter.selectors[${index}].ids: no user '${unknown}'`)
+      const unlicensed = ids.find((id) => !context.maySupervise(id))
+      if (unlicensed !== undefined)
+        return refuse(
+          `filter.selectors[${index}].ids: user '${unlicensed}' holds neither TELEPHONY_ADVANCED nor MESSAGING`,
+        )
+      for (const id of ids) supervisedUsers.add(id)
+      routes.push({ eventNames, loginNames: ids })
+      continue
+    }
+    const other = ids.find((id) => id !== context.owner)
+    if (other !== undefined)
+      return refuse(
+        `filter.selectors[${index}].ids: a user session receives its own events only (got '${other}')`,
+      )
+    routes.push({ eventNames, loginNames: [context.owner] })
+  }
+  return { ok: true, routes, supervisedUsers }
+}

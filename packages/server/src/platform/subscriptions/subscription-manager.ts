@@ -1,0 +1,211 @@
+/**
+ * Subscriptions of sessions (specification, "Subscription management", subscription table, "Events" and
+ * "Limits"): creation with every rule of the request, filter replacement, removal by DELETE, idle
+ * timeout or the end of the owning session, and the supervision counter of administrator subscriptions.
+ */
+import { randomBytes } from 'node:crypto'
+import type { Filter, NotificationMode, SubscriptionRequest, UserRight } from '@openness/wire'
+import type { Directory } from '../directory/directory.js'
+import { PlatformError } from '../platform-error.js'
+import type { Clock, SubscriptionDelivery, Timer } from '../ports.js'
+import type { Session } from '../sessions/session.js'
+import { Subscription } from './subscription.js'
+import { compileFilter, type FilterContext } from './subscription-filter.js'
+import type { SubscriptionRemoveCause } from './subscription-state.js'
+import { SupervisionCounter } from './supervision-counter.js'
+
+/** Versions of the events this server emits. */
+export const EVENT_VERSIONS = ['1.0'] as const
+
+/** Limits of the specification ("Limits"): timeout 0 or 2..60 minutes, default 10; keepalive below it. */
+export const DEFAULT_TIMEOUT_MINUTES = 10
+export const MIN_TIMEOUT_MINUTES = 2
+export const MAX_TIMEOUT_MINUTES = 60
+
+/** Licenses that allow a session to be notified (specification, "Events" item 5). */
+export const NOTIFICATION_RIGHTS: readonly UserRight[] = [
+  'TELEPHONY_ADVANCED',
+  'MESSAGING',
+  'CONFERENCING',
+]
+/** Licenses a user listed by an administrator subscription must hold (one of them). */
+const SUPERVISION_RIGHTS: readonly UserRight[] = ['TELEPHONY_ADVANCED', 'MESSAGING']
+
+/** The result of a creation or filter change: accepted, or refused with the reason. */
+export type SubscriptionOutcome =
+  | { accepted: true; subscription: Subscription }
+  | { accepted: false; message: string }
+
+/** Creates, changes and removes subscriptions. */
+export class SubscriptionManager {
+  private readonly subscriptions = new Map<string, Subscription>()
+  private readonly bySession = new Map<string, Set<Subscription>>()
+  private readonly timers = new Map<Subscription, Timer>()
+  readonly supervision: SupervisionCounter
+
+  constructor(
+    private readonly directory: Directory,
+    private readonly clock: Clock,
+    private readonly delivery: SubscriptionDelivery,
+  ) {
+    this.supervision = new SupervisionCounter(directory.settings.licenses.TELEPHONY_ADVANCED)
+  }
+
+  /** POST /subscriptions: the whole request is checked; nothing is kept when it is refused. */
+  create(session: Session, request: SubscriptionRequest): SubscriptionOutcome {
+    const refusal = this.checkParameters(request)
+    if (refusal !== undefined) return { accepted: false, message: refusal }
+    const compiled = compileFilter(request.filter?.selectors ?? [], this.filterContext(session))
+    if (!compiled.ok) return { accepted: false, message: compiled.message }
+    if (session.admin && !this.supervision.fits(compiled.supervisedUsers))
+      return this.licenseRefusal()
+    const subscription = new Subscription({
+      subscriptionId: randomBytes(16).toString('hex'),
+      sessionId: session.sessionId,
+      owner: session.actingAs,
+      admin: session.admin,
+      mode: (request.mode ?? 'CHUNK') as NotificationMode,
+      timeoutMinutes: request.timeout ?? DEFAULT_TIMEOUT_MINUTES,
+      keepaliveMinutes: request.keepalive ?? 0,
+      routes: compiled.routes,
+      supervisedUsers: compiled.supervisedUsers,
+      createdAt: this.clock.now(),
+    })
+    if (session.admin) this.supervision.take(subscription.supervisedUsers)
+    this.subscriptions.set(subscription.subscriptionId, subscription)
+    let own = this.bySession.get(session.sessionId)
+    if (own === undefined) this.bySession.set(session.sessionId, (own = new Set()))
+    own.add(subscription)
+    this.delivery.attach(subscription)
+    this.armIdleTimer(subscription)
+    return { accepted: true, subscription }
+  }
+
+  /** PUT /subscriptions: replaces the filter of one of the session's subscriptions, or refuses. */
+  replaceFilter(
+    session: Session,
+    subscriptionId: string | undefined,
+    filter: Filter,
+  ): SubscriptionOutcome {
+    const subscription = this.ownSubscription(session, subscriptionId)
+    const compiled = compileFilter(filter.selectors ?? [], this.filterContext(session))
+    if (!compiled.ok) return { accepted: false, message: compiled.message }
+    if (
+      subscription.admin &&
+      !this.supervision.fits(compiled.supervisedUsers, subscription.supervisedUsers)
+    )
+      return this.licenseRefusal()
+    if (subscription.admin) {
+      this.supervision.take(compiled.supervisedUsers)
+      this.supervision.give(subscription.supervisedUsers)
+    }
+    subscription.replaceFilter(compiled.routes, compiled.supervisedUsers, this.clock.now())
+    this.delivery.reroute(subscription)
+    return { accepted: true, subscription }
+  }
+
+  /** DELETE /subscriptions/{subscriptionId}: only the owning session may remove it. */
+  delete(session: Session, subscriptionId: string): void {
+    const subscription = this.subscriptions.get(subscriptionId)
+    if (subscription === undefined || subscription.sessionId !== session.sessionId)
+      throw new PlatformError('NOT_FOUND', `No subscription '${subscriptionId}' in this session`)
+    this.remove(subscription, 'DELETED')
+  }
+
+  /** The active subscription with this id (the polling URL's capability). */
+  find(subscriptionId: string): Subscription | undefined {
+    return this.subscriptions.get(subscriptionId)
+  }
+
+  /** Removes every subscription of a session that ended (specification: they follow their session). */
+  sessionClosed(sessionId: string): void {
+    for (const subscription of [...(this.bySession.get(sessionId) ?? [])])
+      this.remove(subscription, 'SESSION_CLOSED')
+  }
+
+  /** Records activity on the subscription (channel opened, something written). */
+  touch(subscription: Subscription): void {
+    subscription.lastActivityAt = this.clock.now()
+  }
+
+  /** How many subscriptions exist. */
+  get size(): number {
+    return this.subscriptions.size
+  }
+
+  private remove(subscription: Subscription, cause: SubscriptionRemoveCause): void {
+    subscription.remove(cause)
+    this.subscriptions.delete(subscription.subscriptionId)
+    const own = this.bySession.get(subscription.sessionId)
+    own?.delete(subscription)
+    if (own?.size === 0) this.bySession.delete(subscription.sessionId)
+    this.timers.get(subscription)?.cancel()
+    this.timers.delete(subscription)
+    if (subscription.admin) this.supervision.give(subscription.supervisedUsers)
+    this.delivery.detach(subscription)
+  }
+
+  /** Idle timeout: checked when due; activity meanwhile moves it further. */
+  private armIdleTimer(subscription: Subscription): void {
+    if (subscription.timeoutMinutes === 0) return
+    const timeoutMs = subscription.timeoutMinutes * 60_000
+    const check = (): void => {
+      if (!subscription.isActive) return
+      const idleFor = this.clock.now() - subscription.lastActivityAt
+      if (idleFor >= timeoutMs) this.remove(subscription, 'IDLE_TIMEOUT')
+      else this.timers.set(subscription, this.clock.setTimer(timeoutMs - idleFor, check))
+    }
+    this.timers.set(subscription, this.clock.setTimer(timeoutMs, check))
+  }
+
+  private checkParameters(request: SubscriptionRequest): string | undefined {
+    if (request.webHookUrl !== undefined)
+      return 'webHookUrl: webhook delivery does not exist yet; leave it out and use the chunk channel'
+    if (!(EVENT_VERSIONS as readonly string[]).includes(request.version))
+      return `version: events of version '${request.version}' are not available (available: ${EVENT_VERSIONS.join(', ')})`
+    const timeout = request.timeout ?? DEFAULT_TIMEOUT_MINUTES
+    if (timeout !== 0 && (timeout < MIN_TIMEOUT_MINUTES || timeout > MAX_TIMEOUT_MINUTES))
+      return `timeout: must be 0 (follows the session) or from ${MIN_TIMEOUT_MINUTES} to ${MAX_TIMEOUT_MINUTES} minutes`
+    const keepalive = request.keepalive ?? 0
+    if (keepalive < 0) return 'keepalive: must be 0 (none) or a number of minutes'
+    if (keepalive > 0 && timeout !== 0 && keepalive >= timeout)
+      return `keepalive: must be from 1 to ${timeout - 1} minutes, less than timeout`
+    return undefined
+  }
+
+  private filterContext(session: Session): FilterContext {
+    return {
+      owner: session.actingAs,
+      admin: session.admin,
+      isUser: (login) => this.directory.findUser(login) !== undefined,
+      maySupervise: (login) =>
+        this.directory
+          .findUser(login)
+          ?.record.apiRights.some((right) => SUPERVISION_RIGHTS.includes(right)) ?? false,
+    }
+  }
+
+  private ownSubscription(session: Session, subscriptionId: string | undefined): Subscription {
+    const own = [...(this.bySession.get(session.sessionId) ?? [])]
+    if (subscriptionId !== undefined) {
+      const found = own.find((subscription) => subscription.subscriptionId === subscriptionId)
+      if (found === undefined)
+        throw new PlatformError('NOT_FOUND', `No subscription '${subscriptionId}' in this session`)
+      return found
+    }
+    if (own.length === 0) throw new PlatformError('NOT_FOUND', 'This session has no subscription')
+    if (own.length > 1)
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        'query parameter subscriptionId: is required when the session has several subscriptions',
+      )
+    return own[0] as Subscription
+  }
+
+  private licenseRefusal(): SubscriptionOutcome {
+    return {
+      accepted: false,
+      message: `The maximum number of licenses used for notification is reached: at most ${this.supervision.installed} users (TELEPHONY_ADVANCED) may be supervised through administrator subscriptions`,
+    }
+  }
+}
