@@ -55,6 +55,8 @@ export interface RunningPlatform {
   platform: GatewayPlatform
   /** Whether the directory file changed since the last start (and was imported again). */
   imported: boolean
+  /** The event router every platform event goes through (benchmarks publish on it directly). */
+  events: EventRouter
   close(): Promise<void>
 }
 
@@ -110,6 +112,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     return {
       platform,
       imported,
+      events,
       close: async () => {
         sessions.stop()
         await store.close()
