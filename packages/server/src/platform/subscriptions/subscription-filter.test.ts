@@ -21,7 +21,9 @@ function context(owner: string, admin: boolean): FilterContext {
     admin,
     isUser: (login) => RIGHTS[login] !== undefined,
     maySupervise: (login) =>
-      (RIGHTS[login] ?? []).some((right) => right === 'TELEPHONY_ADVANCED' || right === 'MESSAGING'),
+      (RIGHTS[login] ?? []).some(
+        (right) => right === 'TELEPHONY_ADVANCED' || right === 'MESSAGING',
+      ),
   }
 }
 
@@ -73,18 +75,14 @@ const ACCEPTED: Accepted[] = [
     name: 'user session without ids: its own events',
     context: USER,
     selectors: [{ names: ['user'] }],
-    routes: [
-      { eventNames: ['OnUserInfoChanged', 'OnPreferencesChanged'], loginNames: ['alice'] },
-    ],
+    routes: [{ eventNames: ['OnUserInfoChanged', 'OnPreferencesChanged'], loginNames: ['alice'] }],
     supervised: [],
   },
   {
     name: 'user session with an empty ids list: its own events (wire facts 4)',
     context: USER,
     selectors: [{ names: ['user'], ids: [] }],
-    routes: [
-      { eventNames: ['OnUserInfoChanged', 'OnPreferencesChanged'], loginNames: ['alice'] },
-    ],
+    routes: [{ eventNames: ['OnUserInfoChanged', 'OnPreferencesChanged'], loginNames: ['alice'] }],
     supervised: [],
   },
   {
@@ -190,7 +188,10 @@ const REFUSED: Refused[] = [
   {
     name: 'administrator with an empty ids list',
     context: ADMIN,
-    selectors: [{ names: ['telephony'], ids: ['alice'] }, { names: ['user'], ids: [] }],
+    selectors: [
+      { names: ['telephony'], ids: ['alice'] },
+      { names: ['user'], ids: [] },
+    ],
     message: /selectors\[1\]\.ids: an administrator session must list at least one login name/,
   },
   {
@@ -222,6 +223,36 @@ describe('compileFilter: accepted filters', () => {
   it('a user session supervises nobody, whatever it subscribes to', () => {
     const compiled = compileFilter([{ names: ['telephony'], ids: ['alice'] }], USER)
     expect(compiled.ok && compiled.supervisedUsers.size).toBe(0)
+  })
+})
+
+describe('compileFilter: company-wide events and repeated names', () => {
+  it('accepts userManagement from a user session but routes none of its events there', () => {
+    expect(compileFilter([{ names: ['userManagement'] }, { names: ['user'] }], USER)).toEqual({
+      ok: true,
+      routes: [
+        { eventNames: [], loginNames: ['alice'] },
+        { eventNames: ['OnUserInfoChanged', 'OnPreferencesChanged'], loginNames: ['alice'] },
+      ],
+      supervisedUsers: new Set(),
+    })
+  })
+
+  it('routes them for an administrator', () => {
+    expect(compileFilter([{ names: ['OnUserCreated'], ids: ['bob'] }], ADMIN)).toEqual({
+      ok: true,
+      routes: [{ eventNames: ['OnUserCreated'], loginNames: ['bob'] }],
+      supervisedUsers: new Set(['bob']),
+    })
+  })
+
+  it('reads a package named twice as the package', () => {
+    const compiled = compileFilter([{ names: ['telephony', 'telephony'] }], USER)
+    expect(compiled).toEqual({
+      ok: true,
+      routes: [{ eventNames: TELEPHONY, loginNames: ['alice'] }],
+      supervisedUsers: new Set(),
+    })
   })
 })
 

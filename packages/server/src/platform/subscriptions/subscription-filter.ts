@@ -4,7 +4,13 @@
  * optional for a user session (its owner), required for an administrator session; the company-wide
  * events are not filtered by ids. A filter that breaks a rule is refused with a message naming it.
  */
-import { EVENT_PACKAGES, type EventPackage, PACKAGE_OF_EVENT, type Selector } from '@openness/wire'
+import {
+  COMPANY_WIDE_EVENTS,
+  EVENT_PACKAGES,
+  type EventPackage,
+  PACKAGE_OF_EVENT,
+  type Selector,
+} from '@openness/wire'
 
 /** A route of a subscription: these events about these logins. */
 export interface SubscriptionRoute {
@@ -29,10 +35,13 @@ export type CompiledFilter =
   | { ok: true; routes: SubscriptionRoute[]; supervisedUsers: Set<string> }
   | { ok: false; message: string }
 
+const COMPANY_WIDE = new Set<string>(COMPANY_WIDE_EVENTS)
+
 const refuse = (message: string): CompiledFilter => ({ ok: false, message })
 
 /** The event names a selector's names stand for, or the reason they are refused. */
-function eventNamesOf(names: readonly string[], index: number): string[] | string {
+function eventNamesOf(given: readonly string[], index: number): string[] | string {
+  const names = [...new Set(given)]
   const packages = new Set<EventPackage>()
   const events: string[] = []
   for (const name of names) {
@@ -89,7 +98,10 @@ export function compileFilter(
       return refuse(
         `filter.selectors[${index}].ids: a user session receives its own events only (got '${other}')`,
       )
-    routes.push({ eventNames, loginNames: [context.owner] })
+    // OnUserCreated and OnUserDeleted go to administrator subscriptions only (specification, "Events"
+    // table). A user session may still name the userManagement package (the Java SDK does); it gets none.
+    const ownEvents = eventNames.filter((name) => !COMPANY_WIDE.has(name))
+    routes.push({ eventNames: ownEvents, loginNames: [context.owner] })
   }
   return { ok: true, routes, supervisedUsers }
 }

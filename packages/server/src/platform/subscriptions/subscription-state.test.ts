@@ -12,13 +12,17 @@ import {
   type SubscriptionRemoveCause,
 } from './subscription-state.js'
 
-const TABLE: [from: SubscriptionLifecycle, to: SubscriptionLifecycle, allowed: boolean, row: string][] =
-  [
-    ['ACCEPTED', 'ACCEPTED', true, 'PUT /subscriptions: filter replaced'],
-    ['ACCEPTED', 'REMOVED', true, 'DELETE, idle timeout or session closed'],
-    ['REMOVED', 'ACCEPTED', false, 'a removed subscription cannot be changed'],
-    ['REMOVED', 'REMOVED', false, 'a removed subscription cannot be removed again'],
-  ]
+const TABLE: [
+  from: SubscriptionLifecycle,
+  to: SubscriptionLifecycle,
+  allowed: boolean,
+  row: string,
+][] = [
+  ['ACCEPTED', 'ACCEPTED', true, 'PUT /subscriptions: filter replaced'],
+  ['ACCEPTED', 'REMOVED', true, 'DELETE, idle timeout or session closed'],
+  ['REMOVED', 'ACCEPTED', false, 'a removed subscription cannot be changed'],
+  ['REMOVED', 'REMOVED', false, 'a removed subscription cannot be removed again'],
+]
 
 describe('subscription transition table', () => {
   it.each(TABLE)('%s -> %s: %s (%s)', (from, to, allowed) => {
