@@ -1,6 +1,6 @@
 /**
  * The HTTP and HTTPS listeners: two Node servers that hand every request to the same Fastify router, so
- * one application serves both (design section 6).
+ * one application serves both (design section 6); and the one plain-HTTP listener of the control plane.
  */
 import { createServer as createHttpServer, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
@@ -37,6 +37,24 @@ function close(server: Server): Promise<void> {
     server.close(() => resolve())
     server.closeAllConnections()
   })
+}
+
+/** One bound plain-HTTP listener. */
+export interface HttpListener {
+  port: number
+  close(): Promise<void>
+}
+
+/** Binds one plain-HTTP listener for an application (the control plane's); port 0 picks a free one. */
+export async function startHttpListener(
+  app: FastifyInstance,
+  host: string,
+  port: number,
+): Promise<HttpListener> {
+  await app.ready()
+  const server = createHttpServer((request, response) => app.routing(request, response))
+  const bound = await listen(server, port, host)
+  return { port: bound, close: () => close(server) }
 }
 
 /** Binds the listeners for a ready application. */

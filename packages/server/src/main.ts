@@ -1,19 +1,30 @@
 /** Entry point: read the configuration, start the platform and the listeners, print where to go. */
 import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
 import { buildApp } from './app.js'
+import { DEFAULT_CONTROL_URL } from './cli/openness-control.js'
 import { ConfigError, DEMO_DIRECTORY_FILE, loadConfig, type ServiceConfig } from './config.js'
-import { startListeners } from './listeners.js'
+import { buildControlApp, CONTROL_PATH, type ControlPlatform } from './control/control-app.js'
+import { generateOperatorToken } from './control/operator-token.js'
+import { type HttpListener, startHttpListener, startListeners } from './listeners.js'
 import { startPlatform } from './service.js'
 import { DirectoryFileError } from './storage/file/directory-file.js'
 import { databaseTargetFromUrl } from './storage/sql/database.js'
 import { SystemClock } from './system-clock.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
+/** Where the control plane listens, and its token when the service generated it. */
+interface ControlBanner {
+  url: string
+  generatedToken?: string
+}
+
 function banner(
   config: ServiceConfig,
   ports: { http?: number; https?: number },
   tls: TlsMaterial | undefined,
+  control: ControlBanner | undefined,
 ): string {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const http = ports.http === undefined ? undefined : `http://${shown}:${ports.http}`
@@ -30,6 +41,7 @@ function banner(
       : undefined,
     `  OpenAPI          ${base}/openapi.json   reference UI ${base}/docs`,
     `  Directory        ${config.directoryFile}`,
+    ...controlLines(control),
   ]
   if (config.directoryFile === DEMO_DIRECTORY_FILE) {
     lines.push(
@@ -45,6 +57,51 @@ function banner(
     )
   }
   return `${lines.filter((line) => line !== undefined).join('\n')}\n\n`
+}
+
+function controlLines(control: ControlBanner | undefined): string[] {
+  if (control === undefined) return ['  Control plane    off (CONTROL_PORT=0)']
+  const { url, generatedToken } = control
+  const origin = url.slice(0, -CONTROL_PATH.length)
+  const cli = `${origin === DEFAULT_CONTROL_URL ? '' : `CONTROL_URL=${origin} `}npm run control -- users list`
+  return generatedToken === undefined
+    ? [`  Control plane    ${url}   token from CONTROL_TOKEN`, `                   ${cli}`]
+    : [
+        `  Control plane    ${url}`,
+        `                   token ${generatedToken} (generated; set CONTROL_TOKEN to choose one)`,
+        `                   CONTROL_TOKEN=${generatedToken} ${cli}`,
+      ]
+}
+
+/** The control plane once started. */
+interface RunningControlPlane {
+  app: FastifyInstance
+  listener: HttpListener
+  banner: ControlBanner
+}
+
+/** Starts the control plane on its own listener unless CONTROL_PORT is 0 (docs/control-plane.md). */
+async function startControlPlane(
+  config: ServiceConfig,
+  platform: ControlPlatform,
+  logger: pino.Logger,
+): Promise<RunningControlPlane | undefined> {
+  if (config.controlPort === 0) return undefined
+  const token = config.controlToken ?? generateOperatorToken()
+  const app = await buildControlApp(platform, { token, logger: logger.child({ plane: 'control' }) })
+  const listener = await startHttpListener(app, config.controlHost, config.controlPort)
+  logger.info({ host: config.controlHost, port: listener.port }, 'control plane listening')
+  const host = ['0.0.0.0', '::'].includes(config.controlHost)
+    ? 'localhost'
+    : config.controlHost.includes(':')
+      ? `[${config.controlHost}]`
+      : config.controlHost
+  const url = `http://${host}:${listener.port}${CONTROL_PATH}`
+  return {
+    app,
+    listener,
+    banner: { url, ...(config.controlToken === undefined && { generatedToken: token }) },
+  }
 }
 
 async function main(): Promise<void> {
@@ -86,7 +143,8 @@ async function main(): Promise<void> {
     ...(listeners.httpsPort !== undefined && { https: listeners.httpsPort }),
   }
   logger.info({ host: config.host, ...ports, dataDir: join(config.dataDir) }, 'listening')
-  process.stdout.write(banner(config, ports, tls))
+  const control = await startControlPlane(config, running.platform, logger)
+  process.stdout.write(banner(config, ports, tls, control?.banner))
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -94,7 +152,9 @@ async function main(): Promise<void> {
     stopping = true
     logger.info({ signal }, 'stopping')
     await listeners.close()
+    await control?.listener.close()
     await app.close()
+    await control?.app.close()
     await running.close()
     process.exit(0)
   }

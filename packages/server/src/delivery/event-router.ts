@@ -37,9 +37,15 @@ export class EventRouter implements EventSink {
         const logins = companyWide.has(name) ? [ANY_LOGIN] : loginNames
         for (const login of logins) {
           let byLogin = this.index.get(name)
-          if (byLogin === undefined) this.index.set(name, (byLogin = new Map()))
+          if (byLogin === undefined) {
+            byLogin = new Map()
+            this.index.set(name, byLogin)
+          }
           let targets = byLogin.get(login)
-          if (targets === undefined) byLogin.set(login, (targets = new Set()))
+          if (targets === undefined) {
+            targets = new Set()
+            byLogin.set(login, targets)
+          }
           targets.add(target)
           keys.push([name, login])
         }

@@ -250,6 +250,49 @@ export function directoryStoreConformance(
       expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
     })
 
+    it('deletes on deleteAccount the one account named, users and administrators alike', async () => {
+      await store.replace(SNAPSHOT)
+
+      await store.deleteAccount('émile')
+      await store.deleteAccount('Zoë.admin')
+
+      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ALICE, BOB] })
+    })
+
+    it('does nothing on deleteAccount of a login name it does not hold', async () => {
+      await store.replace(SNAPSHOT)
+
+      await store.deleteAccount('nobody')
+
+      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+    })
+
+    it('matches the login name exactly on deleteAccount: another case is another name', async () => {
+      await store.replace(SNAPSHOT)
+
+      await store.deleteAccount('ALICE')
+      await store.deleteAccount('zoë.admin')
+
+      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+    })
+
+    it('keeps nothing of a deleted account when saveAccount stores the same login name again', async () => {
+      await store.replace(SNAPSHOT)
+      const { passwordHash: _hash, passwordChangedAt: _changedAt, ...rest } = EMILE
+      const reborn: StoredAccount = { ...rest, preferences: {} }
+
+      await store.deleteAccount('émile')
+      await store.saveAccount(reborn)
+
+      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ZOE, ALICE, BOB, reborn] })
+    })
+
+    it('accepts deleteAccount on a store that holds no directory yet', async () => {
+      await store.deleteAccount('alice')
+
+      expect(await store.load()).toBeUndefined()
+    })
+
     it('keeps the directory across closing and reopening', async (context) => {
       if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
       await store.replace(SNAPSHOT)
@@ -262,6 +305,17 @@ export function directoryStoreConformance(
         ...SNAPSHOT,
         accounts: [ZOE, ALICE, BOB, CAROL, EMILE],
       })
+    })
+
+    it('keeps a deletion across closing and reopening', async (context) => {
+      if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
+      await store.replace(SNAPSHOT)
+      await store.deleteAccount('alice')
+
+      await store.close()
+      store = await reopen()
+
+      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ZOE, BOB, EMILE] })
     })
   })
 }

@@ -12,6 +12,7 @@ import {
   DeviceType,
   DialingRule,
   ExceptionRule,
+  enumeration,
   LANGUAGE_PATTERN,
   Salutation,
   UserPreferences,
@@ -20,9 +21,8 @@ import {
   Voicemail,
 } from '@openness/wire'
 import { type Static, type TSchema, Type } from 'typebox'
-import { Settings } from 'typebox/system'
-import { Value } from 'typebox/value'
 import { PasswordHasher } from '../auth/password-hasher.js'
+import { findSchemaProblems } from './schema-problems.js'
 
 /** The node of the company when the file does not name one. */
 export const DEFAULT_NODE_ID = '1'
@@ -32,12 +32,17 @@ export const DEFAULT_CLIR_MODE = 'INACTIVE' satisfies ClirMode
 const closed = { additionalProperties: false } as const
 
 const COUNTRY_CODE_PATTERN = '^[A-Z]{2}$'
+const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [COUNTRY_CODE_PATTERN]: 'must be an ISO 3166 alpha-2 country code in capitals, such as FR',
+  [LANGUAGE_PATTERN]: 'must be an ISO 639-1 language code, optionally with a country: en, fr_CA',
+}
 /** Login names appear unencoded in URL paths. */
 const LOGIN_NAME = /^[A-Za-z0-9._-]+$/
 /** Device ids are phone numbers. */
 const DIGITS = /^[0-9]+$/
 
-const FileDevice = Type.Object(
+/** A device of a user in the directory file. */
+export const DirectoryDevice = Type.Object(
   {
     ...Device.properties,
     type: DeviceType,
@@ -45,6 +50,7 @@ const FileDevice = Type.Object(
   },
   { ...closed, title: 'DirectoryDevice' },
 )
+export type DirectoryDevice = Static<typeof DirectoryDevice>
 
 const FileDialingRule = Type.Object(
   {
@@ -57,6 +63,12 @@ const FileDialingRule = Type.Object(
 )
 
 const LicenseCount = Type.Integer({ minimum: 0 })
+const FileVoicemail = Type.Object(Voicemail.properties, closed)
+const FileCustomAttributes = Type.Object(CustomAttributes.properties, closed)
+const Assistants = Type.Array(Type.String(), {
+  uniqueItems: true,
+  description: 'login names of the assistants of this user, who is then their manager',
+})
 
 /** A user account of the directory file. */
 export const DirectoryUser = Type.Object(
@@ -76,22 +88,82 @@ export const DirectoryUser = Type.Object(
     department: Type.Optional(Type.String()),
     apiRights: Type.Array(UserRight, { uniqueItems: true }),
     applicationRights: Type.Optional(Type.Array(ApplicationRight, { uniqueItems: true })),
-    devices: Type.Array(FileDevice),
-    voicemail: Type.Optional(Type.Object(Voicemail.properties, closed)),
+    devices: Type.Array(DirectoryDevice),
+    voicemail: Type.Optional(FileVoicemail),
     dialingRule: Type.Optional(FileDialingRule),
-    customAttributes: Type.Optional(Type.Object(CustomAttributes.properties, closed)),
-    assistants: Type.Optional(
-      Type.Array(Type.String(), {
-        uniqueItems: true,
-        description: 'login names of the assistants of this user, who is then their manager',
-      }),
-    ),
+    customAttributes: Type.Optional(FileCustomAttributes),
+    assistants: Type.Optional(Assistants),
     clirMode: Type.Optional(ClirMode),
     preferences: Type.Optional(UserPreferences),
   },
   { ...closed, title: 'DirectoryUser' },
 )
 export type DirectoryUser = Static<typeof DirectoryUser>
+
+const {
+  password: _password,
+  passwordHash: _passwordHash,
+  ...viewProperties
+} = DirectoryUser.properties
+
+/** A stored user in the directory file's format, without its password (docs/control-plane.md). */
+export const DirectoryUserView = Type.Object(viewProperties, {
+  ...closed,
+  title: 'DirectoryUserView',
+})
+export type DirectoryUserView = Static<typeof DirectoryUserView>
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+/**
+ * A change to a user in the directory file's format: a field present replaces, `null` removes an
+ * optional field, an absent field stays. The login name cannot change.
+ */
+export const DirectoryUserPatch = Type.Object(
+  {
+    loginName: Type.Optional(
+      Type.String({ description: 'the current login name: it cannot change' }),
+    ),
+    password: Type.Optional(nullable(Type.String({ minLength: 1 }))),
+    passwordHash: Type.Optional(nullable(Type.String({ description: 'scrypt$N$r$p$salt$key' }))),
+    salutation: Type.Optional(Salutation),
+    firstName: Type.Optional(Type.String()),
+    lastName: Type.Optional(Type.String()),
+    type: Type.Optional(UserType),
+    companyPhone: Type.Optional(Type.String({ minLength: 1 })),
+    companyEmail: Type.Optional(nullable(Type.String({ minLength: 1 }))),
+    instantMessagingId: Type.Optional(nullable(Type.String({ minLength: 1 }))),
+    sipUri: Type.Optional(nullable(Type.String())),
+    site: Type.Optional(nullable(Type.String())),
+    department: Type.Optional(nullable(Type.String())),
+    apiRights: Type.Optional(Type.Array(UserRight, { uniqueItems: true })),
+    applicationRights: Type.Optional(nullable(Type.Array(ApplicationRight, { uniqueItems: true }))),
+    devices: Type.Optional(Type.Array(DirectoryDevice)),
+    voicemail: Type.Optional(nullable(FileVoicemail)),
+    dialingRule: Type.Optional(nullable(FileDialingRule)),
+    customAttributes: Type.Optional(nullable(FileCustomAttributes)),
+    assistants: Type.Optional(nullable(Assistants)),
+    clirMode: Type.Optional(nullable(ClirMode)),
+    preferences: Type.Optional(nullable(UserPreferences)),
+  },
+  { ...closed, title: 'DirectoryUserPatch' },
+)
+export type DirectoryUserPatch = Static<typeof DirectoryUserPatch>
+
+/** A change to a device, as DirectoryUserPatch: the device id cannot change. */
+export const DirectoryDevicePatch = Type.Object(
+  {
+    type: Type.Optional(DeviceType),
+    id: Type.Optional(Type.String({ description: 'the current device id: it cannot change' })),
+    label: Type.Optional(nullable(Type.String())),
+    subType: Type.Optional(nullable(Type.String())),
+    associatedNumber: Type.Optional(nullable(Type.String())),
+    configId: Type.Optional(nullable(Type.String())),
+    role: Type.Optional(nullable(enumeration(['MAIN', 'SECONDARY']))),
+  },
+  { ...closed, title: 'DirectoryDevicePatch' },
+)
+export type DirectoryDevicePatch = Static<typeof DirectoryDevicePatch>
 
 /** An administrator account of the directory file. */
 export const DirectoryAdministrator = Type.Object(
@@ -166,6 +238,8 @@ export interface DirectoryProblem {
   path: DirectoryPath
   /** What is wrong, without the path. */
   message: string
+  /** Set when the value is valid but already taken by another account or device. */
+  conflict?: true
 }
 
 /** `users[3].devices[0].type`; `(document)` for the empty path. */
@@ -186,7 +260,7 @@ export function describeDirectoryProblem(problem: DirectoryProblem): string {
 
 /** Every problem of `value` as a directory document: the schema's first, then the semantic ones. */
 export function findDirectoryProblems(value: unknown): DirectoryProblem[] {
-  const schemaProblems = schemaCheck(value)
+  const schemaProblems = findSchemaProblems(DirectoryDocument, value, PATTERN_MESSAGES)
   if (schemaProblems.length > 0) return schemaProblems
   return semanticCheck(value as DirectoryDocument)
 }
@@ -200,351 +274,246 @@ export function validateDirectoryDocument(
   return { document: value as DirectoryDocument }
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Schema check
-
-/** TypeBox stops at 8 errors by default; a hand-edited file deserves to see them all at once. */
-const MAX_SCHEMA_ERRORS = 200
-
-const PATTERN_MESSAGES: Record<string, string> = {
-  [COUNTRY_CODE_PATTERN]: 'must be an ISO 3166 alpha-2 country code in capitals, such as FR',
-  [LANGUAGE_PATTERN]: 'must be an ISO 639-1 language code, optionally with a country: en, fr_CA',
-}
-
-function schemaCheck(value: unknown): DirectoryProblem[] {
-  const previousMax = Settings.Get().maxErrors
-  Settings.Set({ maxErrors: MAX_SCHEMA_ERRORS })
-  let errors: ReturnType<typeof Value.Errors>
-  try {
-    errors = Value.Errors(DirectoryDocument, value)
-  } finally {
-    Settings.Set({ maxErrors: previousMax })
-  }
+/**
+ * Every problem of `value` as one user of the directory, checked against the rest of it: the schema's
+ * first, then the rules of a user (docs/directory-file.md, "Validation"). Paths start at the user.
+ * `context.claims` holds the values of the other accounts and receives this user's.
+ */
+export function findUserProblems(value: unknown, context: UserContext): DirectoryProblem[] {
+  const schemaProblems = findSchemaProblems(DirectoryUser, value, PATTERN_MESSAGES)
+  if (schemaProblems.length > 0) return schemaProblems
   const problems: DirectoryProblem[] = []
-  for (const error of errors) {
-    const path = instancePath(value, error.instancePath)
-    switch (error.keyword) {
-      case 'boolean':
-        // `additionalProperties: false` reports each unknown key twice; the other report names them all.
-        break
-      case 'additionalProperties': {
-        const known = Object.keys(propertiesAt(error.schemaPath))
-        for (const key of error.params.additionalProperties) {
-          problems.push({ path: [...path, key], message: unknownFieldMessage(key, known) })
-        }
-        break
-      }
-      case 'required':
-        for (const key of (error.params as { requiredProperties: string[] }).requiredProperties) {
-          problems.push({ path: [...path, key], message: 'is required' })
-        }
-        break
-      case 'type':
-        problems.push({
-          path,
-          message: typeMessage((error.params as { type: string }).type, valueAt(value, path)),
-        })
-        break
-      case 'enum':
-        problems.push({
-          path,
-          message: `must be one of ${error.params.allowedValues.map(String).join(', ')}`,
-        })
-        break
-      case 'uniqueItems': {
-        const list = valueAt(value, path)
-        for (const index of (error.params as { duplicateItems: number[] }).duplicateItems) {
-          const item = Array.isArray(list) ? list[index] : undefined
-          problems.push({ path: [...path, index], message: `${String(item)} is listed twice` })
-        }
-        break
-      }
-      case 'pattern': {
-        const pattern = error.params.pattern
-        const source = typeof pattern === 'string' ? pattern : pattern.source
-        problems.push({ path, message: PATTERN_MESSAGES[source] ?? `must match ${source}` })
-        break
-      }
-      case 'minimum':
-        problems.push({ path, message: `must be at least ${error.params.limit}` })
-        break
-      case 'minLength':
-        problems.push({
-          path,
-          message:
-            error.params.limit === 1
-              ? 'must not be empty'
-              : `must be at least ${error.params.limit} characters long`,
-        })
-        break
-      case 'minItems':
-        problems.push({
-          path,
-          message: `must list at least ${error.params.limit} item${error.params.limit === 1 ? '' : 's'}`,
-        })
-        break
-      default:
-        problems.push({ path, message: error.message })
-    }
-  }
-  if (errors.length >= MAX_SCHEMA_ERRORS) {
-    problems.push({ path: [], message: `more problems follow the first ${MAX_SCHEMA_ERRORS}` })
-  }
+  const report: Report = (problem) => problems.push(problem)
+  const user = value as DirectoryUser
+  checkUser(user, [], context, report)
+  checkAssistants(user, [], context.isUser, report)
   return problems
 }
 
-function typeMessage(expected: string, actual: unknown): string {
-  switch (expected) {
-    case 'string':
-      return typeof actual === 'number' || typeof actual === 'boolean'
-        ? `must be a string; write it in quotes: "${String(actual)}"`
-        : 'must be a string'
-    case 'integer':
-      return 'must be a whole number'
-    case 'boolean':
-      return 'must be true or false'
-    case 'object':
-      return 'must be a mapping of fields (key: value)'
-    case 'array':
-      return 'must be a list'
-    default:
-      return `must be of type ${expected}`
-  }
-}
-
-function unknownFieldMessage(key: string, known: string[]): string {
-  const typed = key.toLowerCase()
-  const closest = known
-    .map((name) => {
-      const candidate = name.toLowerCase()
-      const abbreviated = typed.length >= 3 && candidate.startsWith(typed)
-      return { name, distance: abbreviated ? 0 : editDistance(typed, candidate) }
-    })
-    .filter(({ distance }) => distance <= Math.max(1, Math.floor(key.length / 3)))
-    .sort((a, b) => a.distance - b.distance)[0]
-  return closest === undefined
-    ? `is not a known field (known fields: ${known.join(', ')})`
-    : `is not a known field; did you mean ${closest.name}?`
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1)
-      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, substitution))
-    }
-    row = next
-  }
-  return row[b.length] ?? 0
-}
-
-/** The declared properties of the object schema at a JSON pointer (`#/properties/users/items`). */
-function propertiesAt(schemaPath: string): Record<string, TSchema> {
-  let schema: unknown = DirectoryDocument
-  for (const segment of pointerSegments(schemaPath.replace(/^#/, ''))) {
-    schema = isRecord(schema) ? schema[segment] : undefined
-  }
-  if (!isRecord(schema)) return {}
-  const { properties } = schema
-  return isRecord(properties) ? (properties as Record<string, TSchema>) : {}
-}
-
-/** Turns a JSON pointer into a path, with numbers where the value is a list. */
-function instancePath(root: unknown, pointer: string): DirectoryPath {
-  const path: DirectoryPath = []
-  let node = root
-  for (const segment of pointerSegments(pointer)) {
-    if (Array.isArray(node)) {
-      const index = Number(segment)
-      path.push(index)
-      node = node[index]
-    } else {
-      path.push(segment)
-      node = isRecord(node) ? node[segment] : undefined
-    }
-  }
-  return path
-}
-
-function pointerSegments(pointer: string): string[] {
-  if (pointer === '') return []
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
-}
-
-function valueAt(root: unknown, path: DirectoryPath): unknown {
-  let node = root
-  for (const segment of path) {
-    if (Array.isArray(node) && typeof segment === 'number') node = node[segment]
-    else if (isRecord(node) && typeof segment === 'string') node = node[segment]
-    else return undefined
-  }
-  return node
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
+/** The rest of the directory a single user is checked against. */
+export interface UserContext {
+  /** The unique values the other accounts hold. */
+  claims: DirectoryClaims
+  /** The directory's languages, which preferences must name. */
+  languages: { gui: readonly string[]; tui: readonly string[] }
+  /** Whether `loginName` is a user's (an assistant must be one). */
+  isUser(loginName: string): boolean
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Semantic check
 
-/** Remembers the first holder of each value of a field that must be unique. */
-class UniqueValues {
-  private readonly holders = new Map<string, { path: DirectoryPath; value: string }>()
+/** A field whose value must be unique, by the name the messages give it. */
+type UniqueField = 'login name' | 'id' | 'companyPhone' | 'companyEmail' | 'instantMessagingId'
 
-  constructor(private readonly caseInsensitive: boolean) {}
+/**
+ * The values that must be unique across the directory (login names across users and administrators,
+ * device ids, company phones, e-mails, instant messaging ids) and who holds each: a path such as
+ * `users[0]` in a file, a description such as `user alice` in a running directory.
+ */
+export class DirectoryClaims {
+  private readonly holders = new Map<UniqueField, Map<string, { holder: string; value: string }>>()
+
+  /** Records what an existing user holds; its devices are held by `a device of <holder>`. */
+  addUser(user: ClaimedUser, holder: string): void {
+    this.claim('login name', user.loginName, holder)
+    if (user.companyPhone !== undefined) this.claim('companyPhone', user.companyPhone, holder)
+    if (user.companyEmail !== undefined) this.claim('companyEmail', user.companyEmail, holder)
+    if (user.instantMessagingId !== undefined)
+      this.claim('instantMessagingId', user.instantMessagingId, holder)
+    for (const device of user.devices ?? []) {
+      if (device.id !== undefined) this.claim('id', device.id, `a device of ${holder}`)
+    }
+  }
+
+  /** Records an existing administrator's login name. */
+  addAdministrator(loginName: string, holder: string): void {
+    this.claim('login name', loginName, holder)
+  }
 
   /**
-   * Records `path` as holding `value` and answers undefined, or when an earlier path holds it already
-   * answers how that one is held: `is already the <field> of users[0]`.
+   * Records `holder` as holding `value` and answers undefined, or when another holds it already
+   * answers how: `"1001" is already the companyPhone of users[0]`.
    */
-  claim(value: string, path: DirectoryPath, field: string): string | undefined {
-    const key = this.caseInsensitive ? value.toLowerCase() : value
-    const holder = this.holders.get(key)
-    if (holder === undefined) {
-      this.holders.set(key, { path, value })
+  claim(field: UniqueField, value: string, holder: string): string | undefined {
+    let holders = this.holders.get(field)
+    if (holders === undefined) {
+      holders = new Map()
+      this.holders.set(field, holders)
+    }
+    const key = CASE_INSENSITIVE.has(field) ? value.toLowerCase() : value
+    const taken = holders.get(key)
+    if (taken === undefined) {
+      holders.set(key, { holder, value })
       return undefined
     }
     const spelling =
-      holder.value === value ? '' : ` as ${JSON.stringify(holder.value)} (case does not matter)`
-    return `${JSON.stringify(value)} is already the ${field} of ${formatDirectoryPath(holder.path)}${spelling}`
+      taken.value === value ? '' : ` as ${JSON.stringify(taken.value)} (case does not matter)`
+    return `${JSON.stringify(value)} is already the ${field} of ${taken.holder}${spelling}`
   }
 }
 
+/** What a user holds that must be unique. */
+interface ClaimedUser {
+  loginName: string
+  companyPhone?: string
+  companyEmail?: string
+  instantMessagingId?: string
+  devices?: readonly { id?: string }[]
+}
+
+const CASE_INSENSITIVE: ReadonlySet<UniqueField> = new Set([
+  'login name',
+  'companyEmail',
+  'instantMessagingId',
+])
+
+type Report = (problem: DirectoryProblem) => void
+
 function semanticCheck(document: DirectoryDocument): DirectoryProblem[] {
   const problems: DirectoryProblem[] = []
-  const problem = (path: DirectoryPath, message: string) => problems.push({ path, message })
-
-  const loginNames = new UniqueValues(true)
-  const deviceIds = new UniqueValues(false)
-  const companyPhones = new UniqueValues(false)
-  const companyEmails = new UniqueValues(true)
-  const imIds = new UniqueValues(true)
-
-  const checkAccount = (
-    account: DirectoryUser | DirectoryAdministrator,
-    path: DirectoryPath,
-  ): void => {
-    const loginPath = [...path, 'loginName']
-    if (!LOGIN_NAME.test(account.loginName)) {
-      problem(
-        loginPath,
-        `${JSON.stringify(account.loginName)} may contain only letters, digits, ".", "_" and "-"`,
-      )
-    } else {
-      const taken = loginNames.claim(account.loginName, path, 'login name')
-      if (taken !== undefined) problem(loginPath, taken)
-    }
-    if (account.password !== undefined && account.passwordHash !== undefined) {
-      problem(path, 'has both password and passwordHash; give only one')
-    } else if (
-      account.passwordHash !== undefined &&
-      !PasswordHasher.isWellFormed(account.passwordHash)
-    ) {
-      problem(
-        [...path, 'passwordHash'],
-        'is not a password hash of the form scrypt$N$r$p$salt$key (salt and key in base64)',
-      )
-    }
+  const report: Report = (problem) => problems.push(problem)
+  const userLogins = new Set(document.users.map((user) => user.loginName))
+  const context: UserContext = {
+    claims: new DirectoryClaims(),
+    languages: document.languages,
+    isUser: (loginName) => userLogins.has(loginName),
   }
-
-  const checkUnique = (
-    registry: UniqueValues,
-    value: string | undefined,
-    path: DirectoryPath,
-    field: string,
-  ): void => {
-    if (value === undefined) return
-    const taken = registry.claim(value, path, field)
-    if (taken !== undefined) problem([...path, field], taken)
-  }
-
-  const userLogins = new Set<string>()
   document.users.forEach((user, index) => {
-    const path: DirectoryPath = ['users', index]
-    checkAccount(user, path)
-    userLogins.add(user.loginName)
-    checkUnique(companyPhones, user.companyPhone, path, 'companyPhone')
-    checkUnique(companyEmails, user.companyEmail, path, 'companyEmail')
-    checkUnique(imIds, user.instantMessagingId, path, 'instantMessagingId')
-
-    let mainDevice: DirectoryPath | undefined
-    user.devices.forEach((device, deviceIndex) => {
-      const devicePath: DirectoryPath = [...path, 'devices', deviceIndex]
-      if (!DIGITS.test(device.id)) {
-        problem(
-          [...devicePath, 'id'],
-          `${JSON.stringify(device.id)} must be made of digits: a device id is its phone number`,
-        )
-      } else {
-        const taken = deviceIds.claim(device.id, devicePath, 'id')
-        if (taken !== undefined) problem([...devicePath, 'id'], taken)
-      }
-      if (device.role === 'MAIN') {
-        if (mainDevice === undefined) mainDevice = devicePath
-        else {
-          problem(
-            [...devicePath, 'role'],
-            `a user has at most one MAIN device, and ${formatDirectoryPath(mainDevice)} is MAIN already`,
-          )
-        }
-      }
-    })
-
-    user.applicationRights?.forEach((right, rightIndex) => {
-      const only =
-        right === 'NOMADIC_SIP' || right === 'NOMADIC_GSM'
-          ? 'STANDARD'
-          : right === 'NOMADIC'
-            ? 'MULTIMEDIA'
-            : undefined
-      if (only !== undefined && user.type !== only) {
-        problem(
-          [...path, 'applicationRights', rightIndex],
-          `${right} is for ${only} users only, and this user is ${user.type}`,
-        )
-      }
-    })
-
-    const preferences = user.preferences
-    if (preferences?.professionalMobile !== undefined && user.type !== 'MULTIMEDIA') {
-      problem(
-        [...path, 'preferences', 'professionalMobile'],
-        `only MULTIMEDIA users have a professional mobile, and this user is ${user.type}`,
-      )
-    }
-    for (const [field, kind] of [
-      ['guiLanguage', 'gui'],
-      ['tuiLanguage', 'tui'],
-    ] as const) {
-      const language = preferences?.[field]
-      if (language !== undefined && !document.languages[kind].includes(language)) {
-        problem(
-          [...path, 'preferences', field],
-          `${language} is not one of languages.${kind} (${document.languages[kind].join(', ')})`,
-        )
-      }
-    }
+    checkUser(user, ['users', index], context, report)
   })
-
   document.administrators?.forEach((administrator, index) => {
-    checkAccount(administrator, ['administrators', index])
+    checkAccount(administrator, ['administrators', index], context.claims, report)
   })
-
   document.users.forEach((user, index) => {
-    user.assistants?.forEach((assistant, assistantIndex) => {
-      const path: DirectoryPath = ['users', index, 'assistants', assistantIndex]
-      if (assistant === user.loginName) problem(path, 'a user cannot be its own assistant')
-      else if (!userLogins.has(assistant)) {
-        problem(path, `${JSON.stringify(assistant)} is not the login name of a user`)
-      }
+    checkAssistants(user, ['users', index], context.isUser, report)
+  })
+  return problems
+}
+
+/** The login name (its form, and unique) and the password of an account at `path`. */
+function checkAccount(
+  account: DirectoryUser | DirectoryAdministrator,
+  path: DirectoryPath,
+  claims: DirectoryClaims,
+  report: Report,
+): void {
+  const loginPath = [...path, 'loginName']
+  if (!LOGIN_NAME.test(account.loginName)) {
+    report({
+      path: loginPath,
+      message: `${JSON.stringify(account.loginName)} may contain only letters, digits, ".", "_" and "-"`,
     })
+  } else {
+    const taken = claims.claim('login name', account.loginName, formatDirectoryPath(path))
+    if (taken !== undefined) report({ path: loginPath, message: taken, conflict: true })
+  }
+  if (account.password !== undefined && account.passwordHash !== undefined) {
+    report({ path, message: 'has both password and passwordHash; give only one' })
+  } else if (
+    account.passwordHash !== undefined &&
+    !PasswordHasher.isWellFormed(account.passwordHash)
+  ) {
+    report({
+      path: [...path, 'passwordHash'],
+      message: 'is not a password hash of the form scrypt$N$r$p$salt$key (salt and key in base64)',
+    })
+  }
+}
+
+/** Every rule of one user but its assistants, which need every user known first. */
+function checkUser(
+  user: DirectoryUser,
+  path: DirectoryPath,
+  context: UserContext,
+  report: Report,
+): void {
+  const { claims } = context
+  checkAccount(user, path, claims, report)
+  const holder = formatDirectoryPath(path)
+  for (const field of ['companyPhone', 'companyEmail', 'instantMessagingId'] as const) {
+    const value = user[field]
+    const taken = value === undefined ? undefined : claims.claim(field, value, holder)
+    if (taken !== undefined) report({ path: [...path, field], message: taken, conflict: true })
+  }
+
+  let mainDevice: DirectoryPath | undefined
+  user.devices.forEach((device, deviceIndex) => {
+    const devicePath: DirectoryPath = [...path, 'devices', deviceIndex]
+    if (!DIGITS.test(device.id)) {
+      report({
+        path: [...devicePath, 'id'],
+        message: `${JSON.stringify(device.id)} must be made of digits: a device id is its phone number`,
+      })
+    } else {
+      const taken = claims.claim('id', device.id, formatDirectoryPath(devicePath))
+      if (taken !== undefined)
+        report({ path: [...devicePath, 'id'], message: taken, conflict: true })
+    }
+    if (device.role === 'MAIN') {
+      if (mainDevice === undefined) mainDevice = devicePath
+      else {
+        report({
+          path: [...devicePath, 'role'],
+          message: `a user has at most one MAIN device, and ${formatDirectoryPath(mainDevice)} is MAIN already`,
+        })
+      }
+    }
   })
 
-  return problems
+  user.applicationRights?.forEach((right, rightIndex) => {
+    const only =
+      right === 'NOMADIC_SIP' || right === 'NOMADIC_GSM'
+        ? 'STANDARD'
+        : right === 'NOMADIC'
+          ? 'MULTIMEDIA'
+          : undefined
+    if (only !== undefined && user.type !== only) {
+      report({
+        path: [...path, 'applicationRights', rightIndex],
+        message: `${right} is for ${only} users only, and this user is ${user.type}`,
+      })
+    }
+  })
+
+  const preferences = user.preferences
+  if (preferences?.professionalMobile !== undefined && user.type !== 'MULTIMEDIA') {
+    report({
+      path: [...path, 'preferences', 'professionalMobile'],
+      message: `only MULTIMEDIA users have a professional mobile, and this user is ${user.type}`,
+    })
+  }
+  for (const [field, kind] of [
+    ['guiLanguage', 'gui'],
+    ['tuiLanguage', 'tui'],
+  ] as const) {
+    const language = preferences?.[field]
+    const languages = context.languages[kind]
+    if (language !== undefined && !languages.includes(language)) {
+      report({
+        path: [...path, 'preferences', field],
+        message: `${language} is not one of languages.${kind} (${languages.join(', ')})`,
+      })
+    }
+  }
+}
+
+/** Every login name in `assistants` is another user's. */
+function checkAssistants(
+  user: DirectoryUser,
+  path: DirectoryPath,
+  isUser: (loginName: string) => boolean,
+  report: Report,
+): void {
+  user.assistants?.forEach((assistant, assistantIndex) => {
+    const assistantPath: DirectoryPath = [...path, 'assistants', assistantIndex]
+    if (assistant === user.loginName) {
+      report({ path: assistantPath, message: 'a user cannot be its own assistant' })
+    } else if (!isUser(assistant)) {
+      report({
+        path: assistantPath,
+        message: `${JSON.stringify(assistant)} is not the login name of a user`,
+      })
+    }
+  })
 }

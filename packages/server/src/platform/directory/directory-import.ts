@@ -19,9 +19,9 @@ import {
   type DirectoryDocument,
   type DirectoryUser,
 } from './directory-document.js'
+import { party, withoutUndefined } from './manager-assistant.js'
 
 type ConfigManagerAssistant = NonNullable<User['configManagerAssistant']>
-type ManagerAssistantParty = NonNullable<ConfigManagerAssistant['assistants']>[number]
 
 /**
  * The snapshot of `document`, read from a file whose digest is `sourceDigest`, given the snapshot
@@ -118,7 +118,8 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
   }
 }
 
-function userRecord(
+/** The record of a user of the file; its configManagerAssistant is built apart, from every user. */
+export function userRecord(
   user: DirectoryUser,
   nodeId: string,
   configManagerAssistant: ConfigManagerAssistant | undefined,
@@ -192,24 +193,4 @@ function managerAssistantConfigurations(
     }
   }
   return configurations
-}
-
-function party(user: DirectoryUser, key: number): ManagerAssistantParty {
-  return {
-    id: withoutUndefined({
-      loginName: user.loginName,
-      phoneNumber: user.companyPhone,
-      instantMessagingId: user.instantMessagingId,
-      companyEmail: user.companyEmail,
-    }),
-    firstName: user.firstName,
-    lastName: user.lastName,
-    displayName: `${user.firstName} ${user.lastName}`.trim(),
-    key,
-  }
-}
-
-/** The object without its undefined properties, so that stored records hold no empty keys. */
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T
 }

@@ -2,6 +2,7 @@
  * The directory of the platform held in memory for hot reads (session lookup, the acting user), written
  * through to the durable DirectoryStore on every change.
  */
+import { isDeepStrictEqual } from 'node:util'
 import type {
   ClirMode,
   SupervisedAccountType,
@@ -14,6 +15,22 @@ import type { PasswordHasher } from '../auth/password-hasher.js'
 import { PlatformError } from '../platform-error.js'
 import type { Clock, DirectorySnapshot, DirectoryStore, EventSink } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserRecord } from './account.js'
+import type {
+  DirectoryDevice,
+  DirectoryUser,
+  DirectoryUserView,
+  UserContext,
+} from './directory-document.js'
+import { userRecord } from './directory-import.js'
+import { relinkManagerAssistant, withConfiguration } from './manager-assistant.js'
+import {
+  checkDevicePatch,
+  checkDevices,
+  checkNewUser,
+  checkUserPatch,
+  claimsOf,
+  userEntry,
+} from './user-entry.js'
 
 /** A user account of the directory. */
 export type UserAccount = Extract<StoredAccount, { kind: 'USER' }>
@@ -39,7 +56,10 @@ export class Directory {
   private readonly accounts = new Map<string, StoredAccount>()
   private readonly byEmail = new Map<string, UserAccount>()
   private readonly byInstantMessagingId = new Map<string, UserAccount>()
-  private readonly byPhone = new Map<string, UserAccount>()
+  private readonly byCompanyPhone = new Map<string, UserAccount>()
+  private readonly byDeviceId = new Map<string, UserAccount>()
+  /** The tail of the queue of changes: each change runs alone, on the state the previous one left. */
+  private queue: Promise<unknown> = Promise.resolve()
 
   constructor(
     private readonly store: DirectoryStore,
@@ -76,7 +96,7 @@ export class Directory {
       case 'instantMessagingId':
         return this.byInstantMessagingId.get(value.toLowerCase())
       case 'companyPhone':
-        return this.byPhone.get(value)
+        return this.byCompanyPhone.get(value) ?? this.byDeviceId.get(value)
     }
   }
 
@@ -144,23 +164,26 @@ export class Directory {
    * an absent field is left alone. Nothing is stored when any field is refused.
    */
   async updatePreferences(account: UserAccount, change: UserPreferences): Promise<UserPreferences> {
-    this.checkPreferences(account, change)
-    const next: UserPreferences = { ...account.preferences }
-    for (const [field, value] of Object.entries(change) as [keyof UserPreferences, unknown][]) {
-      if (field === 'telephony') continue
-      if (value === '') delete next[field]
-      else (next as Record<string, unknown>)[field] = value
-    }
-    if (change.telephony?.clirMode !== undefined)
-      next.telephony = { clirMode: change.telephony.clirMode }
-    const updated: UserAccount = { ...account, preferences: next }
-    await this.save(updated)
-    this.events.publish({
-      eventName: 'OnPreferencesChanged',
-      loginName: account.loginName,
-      preferences: this.preferences(updated),
+    return this.exclusive(async () => {
+      const current = this.existingUser(account.loginName)
+      this.checkPreferences(current, change)
+      const next: UserPreferences = { ...current.preferences }
+      for (const [field, value] of Object.entries(change) as [keyof UserPreferences, unknown][]) {
+        if (field === 'telephony') continue
+        if (value === '') delete next[field]
+        else (next as Record<string, unknown>)[field] = value
+      }
+      if (change.telephony?.clirMode !== undefined)
+        next.telephony = { clirMode: change.telephony.clirMode }
+      const updated: UserAccount = { ...current, preferences: next }
+      await this.save(updated)
+      this.events.publish({
+        eventName: 'OnPreferencesChanged',
+        loginName: current.loginName,
+        preferences: this.preferences(updated),
+      })
+      return next
     })
-    return next
   }
 
   /** Changes an account's password after checking the old one. */
@@ -177,8 +200,15 @@ export class Directory {
     if (newPassword === oldPassword)
       throw new PlatformError('BAD_PARAMETER', 'newPassword must differ from oldPassword')
     const passwordHash = await this.hasher.hash(newPassword)
-    const changedAt = new Date(this.clock.now()).toISOString()
-    await this.save({ ...account, passwordHash, passwordChangedAt: changedAt })
+    await this.exclusive(async () => {
+      const current = this.findAccount(loginName)
+      if (current === undefined) throw new PlatformError('NOT_FOUND', `No account '${loginName}'`)
+      // The password verified above must still be the current one once the new one is hashed.
+      if (current.passwordHash !== account.passwordHash)
+        throw new PlatformError('NOT_ALLOWED', 'oldPassword is not the current password')
+      const changedAt = new Date(this.clock.now()).toISOString()
+      await this.save({ ...current, passwordHash, passwordChangedAt: changedAt })
+    })
   }
 
   /** True when `password` is the account's password; spends the same time for unknown accounts. */
@@ -186,6 +216,228 @@ export class Directory {
     const account = this.findAccount(loginName)
     const matches = await this.hasher.verify(password, account?.passwordHash)
     return matches ? account : undefined
+  }
+
+  /** The stored user in the directory file's format, without its password. */
+  userEntry(account: UserAccount): DirectoryUserView {
+    return userEntry(account)
+  }
+
+  /**
+   * Creates a user from `entry`, a user in the directory file's format, checked as the file's users are
+   * and against every other account; a `password` is hashed. Publishes OnUserCreated, then
+   * OnUserInfoChanged for each assistant the new user manages.
+   */
+  async createUser(entry: unknown): Promise<UserAccount> {
+    const user = checkNewUser(entry, this.userContext(undefined))
+    const password = await this.passwordOf(user)
+    return this.exclusive(async () => {
+      // Again: a change queued before this one may have taken a login name or a number meanwhile.
+      checkNewUser(entry, this.userContext(undefined))
+      const { loginName } = user
+      const record = userRecord(user, this.settings.nodeId, undefined)
+      const assistants = user.assistants ?? []
+      const relinked = relinkManagerAssistant(this.recordOf, { loginName, record, assistants })
+      const account: UserAccount = {
+        kind: 'USER',
+        loginName,
+        record: withConfiguration(record, relinked.configuration),
+        ...password,
+        preferences: structuredClone(user.preferences ?? {}),
+      }
+      const others = this.withRecords(relinked.others)
+      await this.commit([account, ...others])
+      this.events.publish({
+        eventName: 'OnUserCreated',
+        loginName,
+        user: this.userView(account, true),
+      })
+      this.publishUserInfo(others)
+      return account
+    })
+  }
+
+  /**
+   * Changes the user's fields as `patch` says, in the directory file's format: a field present
+   * replaces, `null` removes an optional field, an absent field stays; `loginName` cannot change; a
+   * `password` is hashed and rules from now on like the file's. `preferences` replace the user's
+   * preferences as a whole. Publishes OnUserInfoChanged when the User record changed, OnPreferencesChanged
+   * when the preferences in force changed, then OnUserInfoChanged for each manager or assistant whose
+   * record changed with it. A change that changes nothing stores and publishes nothing.
+   */
+  async updateUser(loginName: string, patch: unknown): Promise<UserAccount> {
+    checkUserPatch(this.existingUser(loginName), patch, this.userContext(loginName))
+    const password = await this.passwordChange(patch as Record<string, unknown>)
+    return this.exclusive(async () => {
+      const current = this.existingUser(loginName)
+      const user = checkUserPatch(this.existingUser(loginName), patch, this.userContext(loginName))
+      const record = userRecord(user, this.settings.nodeId, undefined)
+      const assistants = user.assistants ?? []
+      const relinked = relinkManagerAssistant(this.recordOf, { loginName, record, assistants })
+      const next: UserAccount = {
+        ...current,
+        record: withConfiguration(record, relinked.configuration),
+      }
+      if ('preferences' in (patch as object))
+        next.preferences = structuredClone(user.preferences ?? {})
+      if (password !== undefined) {
+        delete next.passwordHash
+        delete next.passwordChangedAt
+        Object.assign(next, password)
+      }
+      const others = this.withRecords(relinked.others)
+      if (others.length === 0 && isDeepStrictEqual(next, current)) return current
+      await this.commit([next, ...others])
+      const view = this.userView(next, true)
+      if (!isDeepStrictEqual(view, this.userView(current, true)))
+        this.events.publish({ eventName: 'OnUserInfoChanged', loginName, user: view })
+      const preferences = this.preferences(next)
+      if (!isDeepStrictEqual(preferences, this.preferences(current)))
+        this.events.publish({ eventName: 'OnPreferencesChanged', loginName, preferences })
+      this.publishUserInfo(others)
+      return next
+    })
+  }
+
+  /**
+   * Deletes the user with its password and preferences, and removes it from its managers' and
+   * assistants' records. Publishes OnUserDeleted, then OnUserInfoChanged for each of those. Open
+   * sessions of the user are left to end by themselves; the user is no longer found.
+   */
+  async deleteUser(loginName: string): Promise<void> {
+    await this.exclusive(async () => {
+      this.existingUser(loginName)
+      const change = { loginName, record: undefined, assistants: [] }
+      const others = this.withRecords(relinkManagerAssistant(this.recordOf, change).others)
+      await this.store.deleteAccount(loginName)
+      this.unindex(loginName)
+      await this.commit(others)
+      this.events.publish({ eventName: 'OnUserDeleted', loginName })
+      this.publishUserInfo(others)
+    })
+  }
+
+  /** Adds a device in the directory file's format to the user; publishes OnUserInfoChanged. */
+  async addDevice(loginName: string, device: unknown): Promise<DirectoryDevice> {
+    return this.exclusive(async () => {
+      const current = this.existingUser(loginName)
+      const devices = [...this.userEntry(current).devices, device]
+      checkDevices(current, devices, devices.length - 1, this.userContext(loginName))
+      const added = structuredClone(device as DirectoryDevice)
+      await this.changeDevices(current, [...(current.record.devices ?? []), added])
+      return added
+    })
+  }
+
+  /**
+   * Changes the user's device `deviceId` as `patch` says (as updateUser does; the id cannot change);
+   * publishes OnUserInfoChanged unless nothing changed.
+   */
+  async updateDevice(
+    loginName: string,
+    deviceId: string,
+    patch: unknown,
+  ): Promise<DirectoryDevice> {
+    return this.exclusive(async () => {
+      const current = this.existingUser(loginName)
+      const index = this.deviceIndex(current, deviceId)
+      const device = checkDevicePatch(current, index, patch, this.userContext(loginName))
+      if (isDeepStrictEqual(device, current.record.devices?.[index])) return device
+      await this.changeDevices(current, (current.record.devices ?? []).with(index, device))
+      return device
+    })
+  }
+
+  /** Removes the user's device `deviceId`; publishes OnUserInfoChanged. */
+  async removeDevice(loginName: string, deviceId: string): Promise<void> {
+    await this.exclusive(async () => {
+      const current = this.existingUser(loginName)
+      const index = this.deviceIndex(current, deviceId)
+      const devices = (current.record.devices ?? []).filter((_, position) => position !== index)
+      await this.changeDevices(current, devices)
+    })
+  }
+
+  /** Runs `change` after every change queued before it, so that changes never interleave. */
+  private exclusive<T>(change: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(change)
+    this.queue = done.then(
+      () => undefined,
+      () => undefined,
+    )
+    return done
+  }
+
+  /** The user `loginName`, or NOT_FOUND. */
+  private existingUser(loginName: string): UserAccount {
+    const user = this.findUser(loginName)
+    if (user === undefined) throw new PlatformError('NOT_FOUND', `No user '${loginName}'`)
+    return user
+  }
+
+  private deviceIndex(user: UserAccount, deviceId: string): number {
+    const index = (user.record.devices ?? []).findIndex((device) => device.id === deviceId)
+    if (index < 0)
+      throw new PlatformError('NOT_FOUND', `User '${user.loginName}' has no device '${deviceId}'`)
+    return index
+  }
+
+  /** A user's record as it is now, for relinking managers and assistants. */
+  private readonly recordOf = (loginName: string): UserRecord | undefined =>
+    this.findUser(loginName)?.record
+
+  /** The rest of the directory, for checking the user `loginName` (undefined: a new user). */
+  private userContext(loginName: string | undefined): UserContext {
+    return {
+      claims: claimsOf(this.accounts.values(), loginName),
+      languages: this.settings.languages,
+      isUser: (login) => this.findUser(login) !== undefined,
+    }
+  }
+
+  private async changeDevices(user: UserAccount, devices: UserRecord['devices']): Promise<void> {
+    const next: UserAccount = { ...user, record: { ...user.record, devices } }
+    await this.commit([next])
+    this.publishUserInfo([next])
+  }
+
+  /** The stored password of a new user: its `password` hashed, or its `passwordHash`. */
+  private async passwordOf(user: DirectoryUser): Promise<{ passwordHash?: string }> {
+    if (user.password !== undefined) return { passwordHash: await this.hasher.hash(user.password) }
+    return user.passwordHash === undefined ? {} : { passwordHash: user.passwordHash }
+  }
+
+  /** The password a patch sets (`{}`: none), or undefined when it leaves the password alone. */
+  private async passwordChange(
+    patch: Record<string, unknown>,
+  ): Promise<{ passwordHash?: string } | undefined> {
+    const { password, passwordHash } = patch
+    if (typeof password === 'string') return { passwordHash: await this.hasher.hash(password) }
+    if (typeof passwordHash === 'string') return { passwordHash }
+    return password === null || passwordHash === null ? {} : undefined
+  }
+
+  /** The accounts of these users with their new records. */
+  private withRecords(records: readonly UserRecord[]): UserAccount[] {
+    return records.flatMap((record) => {
+      const account = this.findUser(record.loginName)
+      return account === undefined ? [] : [{ ...account, record }]
+    })
+  }
+
+  /** Stores the accounts one by one, each indexed once stored. */
+  private async commit(accounts: readonly StoredAccount[]): Promise<void> {
+    for (const account of accounts) await this.save(account)
+  }
+
+  private publishUserInfo(accounts: readonly UserAccount[]): void {
+    for (const account of accounts) {
+      this.events.publish({
+        eventName: 'OnUserInfoChanged',
+        loginName: account.loginName,
+        user: this.userView(account, true),
+      })
+    }
   }
 
   private checkPreferences(account: UserAccount, change: UserPreferences): void {
@@ -233,26 +485,32 @@ export class Directory {
   }
 
   private index(account: StoredAccount): void {
-    const previous = this.accounts.get(account.loginName)
-    if (previous?.kind === 'USER') this.unindexUser(previous.record)
+    this.unindex(account.loginName)
     this.accounts.set(account.loginName, account)
     if (account.kind !== 'USER') return
     const { record } = account
     if (record.companyEmail) this.byEmail.set(record.companyEmail.toLowerCase(), account)
     if (record.instantMessagingId)
       this.byInstantMessagingId.set(record.instantMessagingId.toLowerCase(), account)
-    if (record.companyPhone) this.byPhone.set(record.companyPhone, account)
+    if (record.companyPhone) this.byCompanyPhone.set(record.companyPhone, account)
     for (const device of record.devices ?? []) {
-      if (device.id && !this.byPhone.has(device.id)) this.byPhone.set(device.id, account)
+      if (device.id && !this.byDeviceId.has(device.id)) this.byDeviceId.set(device.id, account)
     }
   }
 
-  private unindexUser(record: UserRecord): void {
-    if (record.companyEmail) this.byEmail.delete(record.companyEmail.toLowerCase())
-    if (record.instantMessagingId)
-      this.byInstantMessagingId.delete(record.instantMessagingId.toLowerCase())
-    if (record.companyPhone) this.byPhone.delete(record.companyPhone)
-    for (const device of record.devices ?? []) if (device.id) this.byPhone.delete(device.id)
+  /** Forgets the account and every index entry that leads to it. */
+  private unindex(loginName: string): void {
+    const previous = this.accounts.get(loginName)
+    this.accounts.delete(loginName)
+    if (previous?.kind !== 'USER') return
+    const { record } = previous
+    const drop = (index: Map<string, UserAccount>, key: string | undefined) => {
+      if (key && index.get(key)?.loginName === loginName) index.delete(key)
+    }
+    drop(this.byEmail, record.companyEmail?.toLowerCase())
+    drop(this.byInstantMessagingId, record.instantMessagingId?.toLowerCase())
+    drop(this.byCompanyPhone, record.companyPhone)
+    for (const device of record.devices ?? []) drop(this.byDeviceId, device.id)
   }
 }
 

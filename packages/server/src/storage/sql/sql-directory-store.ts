@@ -86,12 +86,12 @@ export class SqlDirectoryStore implements DirectoryStore {
       .execute()
   }
 
-  /** Destroys the Kysely instance, closing the SQLite file or ending the PostgreSQL pool. */
   /** Deletes the account with this login name, if any. */
   async deleteAccount(loginName: string): Promise<void> {
     await this.#db.deleteFrom('account').where('login_name', '=', loginName).execute()
   }
 
+  /** Destroys the Kysely instance, closing the SQLite file or ending the PostgreSQL pool. */
   async close(): Promise<void> {
     await this.#db.destroy()
   }

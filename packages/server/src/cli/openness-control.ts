@@ -1,0 +1,272 @@
+/**
+ * openness-control: the control plane from the command line (docs/control-plane.md, "Command line"),
+ * run as `npm run control -- users list`. `run(argv, io)` does the work, so that tests call it without
+ * spawning a process.
+ */
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { parse, stringify } from 'yaml'
+
+/** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
+export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:8090'
+
+const CONTROL_PATH = '/control/v1'
+
+/** What the command line reads and writes. */
+export interface CliIo {
+  /** Writes to standard output. */
+  out(text: string): void
+  /** Writes to standard error. */
+  err(text: string): void
+  /** Reads the whole standard input (for a file named `-`). */
+  stdin(): Promise<string>
+  /** CONTROL_URL and CONTROL_TOKEN are read from here. */
+  env: Readonly<Record<string, string | undefined>>
+}
+
+/** Exit codes: 0 done, 1 refused or failed, 2 a command line that cannot be run. */
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const
+
+const USAGE = `Usage: npm run control -- [options] <command>
+
+Commands:
+  users list                                   list every user
+  users show <login>                           show a user in the directory file format
+  users create <file|->                        create a user from a YAML or JSON file (- reads stdin)
+  users update <login> <file|->                change a user: fields given replace, null removes
+  users delete <login>                         delete a user
+  devices add <login> <file|->                 add a device to a user
+  devices update <login> <deviceId> <file|->   change a device
+  devices remove <login> <deviceId>            remove a device
+
+Options:
+  --url <url>       the control plane (default: $CONTROL_URL, else ${DEFAULT_CONTROL_URL})
+  --token <token>   the operator token (default: $CONTROL_TOKEN; the service prints it at start)
+  --json            print JSON instead of YAML
+  -h, --help        print this help
+`
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/** One command: its arguments, the request it makes, and what it says when the answer has no body. */
+interface Command {
+  args: readonly string[]
+  method: Method
+  path(args: Readonly<Record<string, string>>): string
+  done?(args: Readonly<Record<string, string>>): string
+}
+
+const segment = encodeURIComponent
+const userPath = (args: Readonly<Record<string, string>>) =>
+  `/users/${segment(args['login'] ?? '')}`
+const devicePath = (args: Readonly<Record<string, string>>) =>
+  `${userPath(args)}/devices/${segment(args['deviceId'] ?? '')}`
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  'users list': { args: [], method: 'GET', path: () => '/users' },
+  'users show': { args: ['login'], method: 'GET', path: userPath },
+  'users create': { args: ['file'], method: 'POST', path: () => '/users' },
+  'users update': { args: ['login', 'file'], method: 'PATCH', path: userPath },
+  'users delete': {
+    args: ['login'],
+    method: 'DELETE',
+    path: userPath,
+    done: (args) => `Deleted user ${args['login']}.`,
+  },
+  'devices add': {
+    args: ['login', 'file'],
+    method: 'POST',
+    path: (args) => `${userPath(args)}/devices`,
+  },
+  'devices update': { args: ['login', 'deviceId', 'file'], method: 'PATCH', path: devicePath },
+  'devices remove': {
+    args: ['login', 'deviceId'],
+    method: 'DELETE',
+    path: devicePath,
+    done: (args) => `Removed device ${args['deviceId']} of user ${args['login']}.`,
+  },
+}
+
+/** A command line that cannot be run, or a failure before any request; the message says why. */
+class CliError extends Error {
+  override readonly name = 'CliError'
+
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message)
+  }
+}
+
+/** Runs one command line (without `node` and the script) and answers its exit code. */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await execute(argv, io)
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error
+    io.err(`openness-control: ${error.message}\n`)
+    if (error.exitCode === EXIT.usage) io.err('Run with --help for the commands.\n')
+    return error.exitCode
+  }
+}
+
+async function execute(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandLine(argv)
+  if (values.help) {
+    io.out(USAGE)
+    return EXIT.ok
+  }
+  const name = positionals.slice(0, 2).join(' ')
+  const command = COMMANDS[name]
+  if (command === undefined)
+    throw new CliError(name === '' ? 'no command given' : `unknown command '${name}'`, EXIT.usage)
+  const given = positionals.slice(2)
+  if (given.length !== command.args.length)
+    throw new CliError(
+      `usage: ${name} ${command.args.map((arg) => `<${arg}>`).join(' ')}`,
+      EXIT.usage,
+    )
+  const args = Object.fromEntries(command.args.map((arg, index) => [arg, given[index] ?? '']))
+
+  const token = values.token ?? io.env['CONTROL_TOKEN']
+  if (token === undefined || token === '')
+    throw new CliError(
+      'no operator token: pass --token or set CONTROL_TOKEN (the service prints it at start)',
+      EXIT.usage,
+    )
+  const base = controlUrl(values.url ?? io.env['CONTROL_URL'] ?? DEFAULT_CONTROL_URL)
+  const body = args['file'] === undefined ? undefined : await readDocument(args['file'], io)
+
+  const response = await send(`${base}${command.path(args)}`, command.method, token, body)
+  return report(response, command, args, values.json === true, io)
+}
+
+function parseCommandLine(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    })
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage)
+  }
+}
+
+/** The base URL of the routes: `http://host:port` or the same ending in /control/v1. */
+function controlUrl(given: string): string {
+  let url: URL
+  try {
+    url = new URL(given)
+  } catch {
+    throw new CliError(`--url ${given}: not a URL such as ${DEFAULT_CONTROL_URL}`, EXIT.usage)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new CliError(`--url ${given}: must be an http or https URL`, EXIT.usage)
+  const path = url.pathname.replace(/\/+$/, '')
+  return `${url.origin}${path.endsWith(CONTROL_PATH) ? path : `${path}${CONTROL_PATH}`}`
+}
+
+/** The YAML or JSON document of a file, or of standard input for `-`. */
+async function readDocument(file: string, io: CliIo): Promise<unknown> {
+  const where = file === '-' ? 'standard input' : file
+  let text: string
+  try {
+    text = file === '-' ? await io.stdin() : await readFile(file, 'utf8')
+  } catch (error) {
+    throw new CliError(`cannot read ${where}: ${(error as Error).message}`, EXIT.failed)
+  }
+  if (text.trim() === '') throw new CliError(`${where} is empty`, EXIT.failed)
+  try {
+    // JSON is YAML too, so one parser reads both.
+    return parse(text)
+  } catch (error) {
+    throw new CliError(`${where}: ${(error as Error).message}`, EXIT.failed)
+  }
+}
+
+async function send(url: string, method: Method, token: string, body: unknown): Promise<Response> {
+  try {
+    return await fetch(url, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  } catch (error) {
+    const cause = (error as Error & { cause?: { message?: string } }).cause?.message
+    throw new CliError(
+      `cannot reach the control plane at ${url}: ${cause ?? (error as Error).message}`,
+      EXIT.failed,
+    )
+  }
+}
+
+/** Prints the answer (YAML, or JSON with --json) or its RestErrorInfo's helpMessage. */
+async function report(
+  response: Response,
+  command: Command,
+  args: Readonly<Record<string, string>>,
+  json: boolean,
+  io: CliIo,
+): Promise<number> {
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = text === '' ? undefined : JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  if (!response.ok) {
+    const help = (body as { helpMessage?: unknown } | undefined)?.helpMessage
+    const message =
+      typeof help === 'string' ? help : `HTTP ${response.status} ${response.statusText}`.trim()
+    io.err(`${message}\n`)
+    return EXIT.failed
+  }
+  if (body === undefined) {
+    if (command.done) io.out(`${command.done(args)}\n`)
+    return EXIT.ok
+  }
+  io.out(json ? `${JSON.stringify(body, null, 2)}\n` : stringify(body))
+  return EXIT.ok
+}
+
+/** The process's own input and output. */
+function processIo(): CliIo {
+  return {
+    out: (text) => void process.stdout.write(text),
+    err: (text) => void process.stderr.write(text),
+    stdin: async () => {
+      const chunks: Buffer[] = []
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks).toString('utf8')
+    },
+    env: process.env,
+  }
+}
+
+const script = process.argv[1]
+if (script !== undefined && resolve(script) === fileURLToPath(import.meta.url)) {
+  run(process.argv.slice(2), processIo()).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`openness-control: ${(error as Error).stack ?? String(error)}\n`)
+      process.exitCode = EXIT.failed
+    },
+  )
+}

@@ -1,0 +1,83 @@
+/**
+ * buildControlApp: the control plane (docs/control-plane.md), a Fastify application of its own that
+ * main.ts serves on its own listener, loopback by default, behind the operator token. Its errors are
+ * RestErrorInfo, as the gateway's; its routes have their own OpenAPI document.
+ */
+import swagger from '@fastify/swagger'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify'
+import { addErrorSchema } from '../gateway/error-responses.js'
+import { errorHandler } from '../gateway/plugins/error-handler.js'
+import { jsonBody } from '../gateway/plugins/json-body.js'
+import type { Directory } from '../platform/directory/directory.js'
+import { operatorToken } from './operator-token.js'
+import { deviceRoutes } from './routes/devices.js'
+import { userRoutes } from './routes/users.js'
+
+/** Where the control plane's routes live. */
+export const CONTROL_PATH = '/control/v1'
+/** Where its OpenAPI document is served. */
+export const CONTROL_OPENAPI_PATH = `${CONTROL_PATH}/openapi.json`
+
+/** A user with many devices stays far below this. */
+const CONTROL_BODY_LIMIT = 64 * 1024
+
+/** What the control plane acts on. */
+export interface ControlPlatform {
+  directory: Directory
+  product: { version: string }
+}
+
+/** Options of the control plane. */
+export interface ControlAppOptions {
+  /** The operator token every request must carry. */
+  token: string
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
+}
+
+/** Builds the control plane over a platform; call `ready()` (or `listen`/`inject`) to use it. */
+export async function buildControlApp(
+  platform: ControlPlatform,
+  options: ControlAppOptions,
+): Promise<FastifyInstance> {
+  const logger = options.logger ?? false
+  const app = Fastify({
+    ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
+    bodyLimit: CONTROL_BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+  // Bodies are users and devices in the directory file's format: the directory checks them with the
+  // file's rules and words (every problem at once, "write it in quotes", "did you mean"), so the route
+  // schemas only describe them, for the OpenAPI document. Path parameters are plain strings.
+  app.setValidatorCompiler(() => () => true)
+
+  addErrorSchema(app)
+  await app.register(errorHandler)
+  await app.register(jsonBody)
+  await app.register(operatorToken, { token: options.token })
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Communication Platform REST Openness Service: control plane',
+        version: platform.product.version,
+        description:
+          'Provisioning of the directory: users and their devices, in the directory file format. ' +
+          'Every request needs the operator token; every error body is a RestErrorInfo.',
+      },
+      components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
+      security: [{ operatorToken: [] }],
+    },
+    hideUntagged: true,
+  })
+  app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
+
+  const { directory } = platform
+  await app.register(userRoutes, { prefix: CONTROL_PATH, directory })
+  await app.register(deviceRoutes, { prefix: CONTROL_PATH, directory })
+  return app
+}

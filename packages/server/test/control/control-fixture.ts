@@ -1,0 +1,66 @@
+/** A control plane over the demo directory in SQLite :memory:, with the events it publishes recorded. */
+import type { FastifyInstance } from 'fastify'
+import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
+import { buildControlApp } from '../../src/control/control-app.js'
+import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
+import { Directory } from '../../src/platform/directory/directory.js'
+import { importDirectory } from '../../src/platform/directory/directory-import.js'
+import type { PlatformEvent } from '../../src/platform/ports.js'
+import { readDirectoryFile } from '../../src/storage/file/directory-file.js'
+import { openDatabase } from '../../src/storage/sql/database.js'
+import { SqlDirectoryStore } from '../../src/storage/sql/sql-directory-store.js'
+import { TEST_SCRYPT_COST } from '../support/test-service.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+/** The operator token of the fixture. */
+export const TOKEN = 'control-test-token-0123456789'
+/** The header that carries it. */
+export const AUTH = { authorization: `Bearer ${TOKEN}` } as const
+
+export interface ControlFixture {
+  app: FastifyInstance
+  directory: Directory
+  store: SqlDirectoryStore
+  /** Every event the directory published, in order. */
+  events: PlatformEvent[]
+  close(): Promise<void>
+}
+
+/** Starts a control plane (not listening) over a fresh copy of the demo directory. */
+export async function startControlFixture(): Promise<ControlFixture> {
+  const { document, sourceDigest } = await readDirectoryFile(DEMO_DIRECTORY_FILE)
+  const hasher = new PasswordHasher(TEST_SCRYPT_COST)
+  const store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
+  const snapshot = await importDirectory(document, sourceDigest, undefined, hasher)
+  await store.replace(snapshot)
+  const events: PlatformEvent[] = []
+  const sink = { publish: (event: PlatformEvent) => void events.push(event) }
+  const directory = new Directory(store, snapshot, hasher, new VirtualClock(), sink)
+  const app = await buildControlApp({ directory, product: { version: '0.1.0' } }, { token: TOKEN })
+  return {
+    app,
+    directory,
+    store,
+    events,
+    close: async () => {
+      await app.close()
+      await store.close()
+    },
+  }
+}
+
+/** A user in the directory file's format that the demo directory does not have. */
+export function newUser(): Record<string, unknown> {
+  return {
+    loginName: 'mona',
+    password: 'demo-mona',
+    salutation: 'MRS',
+    firstName: 'Mona',
+    lastName: 'Lambert',
+    type: 'STANDARD',
+    companyPhone: '1013',
+    companyEmail: 'mona.lambert@example.com',
+    apiRights: ['TELEPHONY_BASIC'],
+    devices: [{ type: 'DESKPHONE', id: '1013', role: 'MAIN' }],
+  }
+}
