@@ -5,7 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { buildControlApp } from '../../src/control/control-app.js'
 import { type Listeners, startListeners } from '../../src/listeners.js'
+import { newUser, TOKEN } from '../control/control-fixture.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 
@@ -268,6 +270,89 @@ describe('an administrator subscription', () => {
       loginName: 'alice',
     })
     await expect(client.next(200)).rejects.toThrow(/no line/)
+  })
+})
+
+describe('user and user-management events from the control plane', () => {
+  it('reach the administrator subscription that selects them, over the channel', async () => {
+    const control = await buildControlApp(service.running.platform, { token: TOKEN })
+    const operator = { authorization: `Bearer ${TOKEN}` }
+    const admin = await openSession(app, 'admin')
+    const subscription = await subscribe(admin, {
+      filter: {
+        selectors: [
+          { names: ['userManagement'], ids: ['alice'] },
+          { names: ['user'], ids: ['bob'] },
+        ],
+      },
+    })
+    const client = await channel(subscription.privatePollingUrl)
+    await client.next()
+    const created = await control.inject({
+      method: 'POST',
+      url: '/control/v1/users',
+      headers: operator,
+      payload: {
+        ...newUser(),
+        loginName: 'zoe',
+        companyPhone: '1099',
+        devices: [{ id: '1099', type: 'DESKPHONE' }],
+      },
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const onCreated = await client.next()
+    expect(onCreated).toMatchObject({ eventName: 'OnUserCreated', loginName: 'zoe' })
+    expect((onCreated['user'] as Record<string, unknown>)['loginName']).toBe('zoe')
+    const patched = await control.inject({
+      method: 'PATCH',
+      url: '/control/v1/users/bob',
+      headers: operator,
+      payload: { department: 'Support' },
+    })
+    expect(patched.statusCode, patched.body).toBe(200)
+    const changed = await client.next()
+    expect(changed).toMatchObject({ eventName: 'OnUserInfoChanged', loginName: 'bob' })
+    expect((changed['user'] as Record<string, unknown>)['department']).toBe('Support')
+    const deleted = await control.inject({
+      method: 'DELETE',
+      url: '/control/v1/users/zoe',
+      headers: operator,
+    })
+    expect(deleted.statusCode).toBe(204)
+    expect(await client.next()).toEqual({ eventName: 'OnUserDeleted', loginName: 'zoe' })
+    await control.close()
+  })
+
+  it('do not reach a user session that named the userManagement package', async () => {
+    const control = await buildControlApp(service.running.platform, { token: TOKEN })
+    const alice = await openSession(app, 'alice')
+    const subscription = await subscribe(alice, {
+      filter: { selectors: [{ names: ['userManagement'] }, { names: ['user'] }] },
+    })
+    const client = await channel(subscription.privatePollingUrl)
+    await client.next()
+    await control.inject({
+      method: 'POST',
+      url: '/control/v1/users',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      payload: {
+        ...newUser(),
+        loginName: 'zoe',
+        companyPhone: '1099',
+        devices: [{ id: '1099', type: 'DESKPHONE' }],
+      },
+    })
+    await control.inject({
+      method: 'PATCH',
+      url: '/control/v1/users/alice',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      payload: { site: 'Lyon' },
+    })
+    expect(await client.next()).toMatchObject({
+      eventName: 'OnUserInfoChanged',
+      loginName: 'alice',
+    })
+    await control.close()
   })
 })
 
