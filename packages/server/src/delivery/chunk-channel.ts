@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Clock, EventQueue, Timer } from '../platform/ports.js'
 import { CHUNK_STARTED, type ChunkFraming, KEEPALIVE, lostNotice } from './chunk-framing.js'
+import type { SerializedEvent } from './event-router.js'
 
 /** What a channel reports to its subscription. */
 export interface ChannelEvents {
@@ -43,6 +44,17 @@ export class ChunkChannel {
     this.armKeepalive()
   }
 
+  /**
+   * Writes `event` at once when nothing waits before it (the channel is open, its socket not full, its
+   * queue empty); false when the caller must queue it instead.
+   */
+  offer(event: SerializedEvent): boolean {
+    if (this.closed || this.paused || this.queue.size > 0) return false
+    this.write(this.framing.mode === 'CHUNK' ? event.chunkLine : this.framing.frame(event.json))
+    this.events.onActivity()
+    return true
+  }
+
   /** Writes what the queue holds, unless the socket is full (then the 'drain' event resumes). */
   flush(): void {
     if (this.closed || this.paused || this.queue.size === 0) return
@@ -65,8 +77,8 @@ export class ChunkChannel {
     return !this.closed
   }
 
-  private write(chunk: string): void {
-    if (chunk === '') return
+  private write(chunk: string | Buffer): void {
+    if (chunk.length === 0) return
     if (!this.response.write(chunk) && !this.paused) {
       this.paused = true
       this.response.once('drain', () => {

@@ -4,12 +4,20 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PlatformEvent } from '../platform/ports.js'
-import { ANY_LOGIN, EventRouter, type EventTarget } from './event-router.js'
+import { ANY_LOGIN, EventRouter, type EventTarget, type SerializedEvent } from './event-router.js'
 
 /** A target that records what it receives. */
-function target(): EventTarget & { received: string[] } {
+function target(): EventTarget & { received: string[]; instances: SerializedEvent[] } {
   const received: string[] = []
-  return { received, deliver: (serialized) => received.push(serialized) }
+  const instances: SerializedEvent[] = []
+  return {
+    received,
+    instances,
+    deliver: (event) => {
+      received.push(event.json)
+      instances.push(event)
+    },
+  }
 }
 
 const event = (eventName: string, loginName: string, extra: Record<string, unknown> = {}) =>
@@ -115,6 +123,9 @@ describe('EventRouter: one serialization, one delivery per target', () => {
     const text = stringify.mock.results[0]?.value as string
     expect(first?.received).toEqual([text])
     expect(second?.received).toEqual([text])
+    expect(first?.instances[0]).toBe(second?.instances[0])
+    expect(first?.instances[0]?.chunkLine).toBe(second?.instances[0]?.chunkLine)
+    expect(first?.instances[0]?.chunkLine.toString()).toBe(`${text}\n`)
 
     router.publish(event('OnUserDeleted', 'carol'))
     expect(stringify).toHaveBeenCalledTimes(2)

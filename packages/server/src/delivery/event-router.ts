@@ -6,10 +6,26 @@
 import { COMPANY_WIDE_EVENTS } from '@openness/wire'
 import type { EventSink, PlatformEvent } from '../platform/ports.js'
 
+/**
+ * An event serialized once for all its subscriptions: its JSON text, and its CHUNK line encoded once on
+ * first use, so that fanning it out to many channels writes one shared buffer.
+ */
+export class SerializedEvent {
+  private line: Buffer | undefined
+
+  constructor(readonly json: string) {}
+
+  /** `json` and a newline, as UTF-8: the event as a CHUNK channel carries it. */
+  get chunkLine(): Buffer {
+    if (this.line === undefined) this.line = Buffer.from(`${this.json}\n`)
+    return this.line
+  }
+}
+
 /** Where routed events go: a subscription's delivery. */
 export interface EventTarget {
-  /** Takes one serialized event (JSON, no newline). */
-  deliver(serialized: string): void
+  /** Takes one event; the same instance goes to every target of a publication. */
+  deliver(event: SerializedEvent): void
 }
 
 /** One entry of a target's routing: these event names about these logins (`*` for any login). */
@@ -72,7 +88,7 @@ export class EventRouter implements EventSink {
     const own = byLogin.get(event.loginName)
     const any = byLogin.get(ANY_LOGIN)
     if (own === undefined && any === undefined) return
-    const serialized = JSON.stringify(event)
+    const serialized = new SerializedEvent(JSON.stringify(event))
     if (own !== undefined && any !== undefined) {
       for (const target of new Set([...own, ...any])) target.deliver(serialized)
       return

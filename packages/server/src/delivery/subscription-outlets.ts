@@ -7,7 +7,7 @@ import type { Clock, EventQueue, SubscriptionDelivery } from '../platform/ports.
 import type { Subscription } from '../platform/subscriptions/subscription.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
-import type { EventRouter, EventTarget } from './event-router.js'
+import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
 
 /** One subscription's queue and channel. */
 class Outlet implements EventTarget {
@@ -18,8 +18,10 @@ class Outlet implements EventTarget {
     readonly queue: EventQueue,
   ) {}
 
-  deliver(serialized: string): void {
-    this.queue.push(serialized)
+  deliver(event: SerializedEvent): void {
+    // The common case, an open channel keeping up: straight to the socket, no queueing.
+    if (this.channel?.offer(event)) return
+    this.queue.push(event.json)
     this.channel?.flush()
   }
 }
