@@ -1,0 +1,57 @@
+/**
+ * The call engine: a pure function `(state, command, now) -> (state', events, timers)` (design section 2;
+ * issue 4). The same state, command and time give the same events byte for byte.
+ */
+import type { PlatformEvent } from '../ports.js'
+import { basicOperations } from './operations/basic.js'
+import type { TelephonyDirectory } from './telephony-directory.js'
+import type { EngineCommand, TelephonyState } from './telephony-state.js'
+import { Transaction } from './transaction.js'
+
+/** Settings of the simulated platform. */
+export interface EngineSettings {
+  /** An unanswered call is released after this long. */
+  ringingTimeoutMs: number
+}
+
+export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { ringingTimeoutMs: 30_000 }
+
+/** What a command needs besides the state. */
+export interface EngineContext {
+  directory: TelephonyDirectory
+  settings: EngineSettings
+}
+
+/** The outcome of a command. */
+export interface EngineResult {
+  state: TelephonyState
+  events: PlatformEvent[]
+  /** The command's answer where it has one (the callRef of a new call). */
+  callRef?: string
+}
+
+/** Runs one command on a transaction. */
+export type Operation<C extends EngineCommand = EngineCommand> = (
+  transaction: Transaction,
+  command: C,
+  context: EngineContext,
+) => string | undefined
+
+type Operations = { [T in EngineCommand['type']]: Operation<Extract<EngineCommand, { type: T }>> }
+
+const OPERATIONS: Operations = { ...basicOperations }
+
+/** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */
+export function execute(
+  state: TelephonyState,
+  command: EngineCommand,
+  now: number,
+  context: EngineContext,
+): EngineResult {
+  const transaction = new Transaction(state, context.directory, now)
+  const operation = OPERATIONS[command.type] as Operation
+  const callRef = operation(transaction, command, context)
+  transaction.commit()
+  transaction.finish()
+  return { state: transaction.state, events: transaction.events, ...(callRef && { callRef }) }
+}

@@ -1,0 +1,101 @@
+/**
+ * A call as one user sees it (design section 4: each user sees a call from its own side): its legs are the
+ * connections on the user's devices, its participants the other parties.
+ */
+import type {
+  Call,
+  CallCapabilities,
+  CallData,
+  Leg,
+  LegCapabilities,
+  Participant,
+  PartyInfo,
+} from '@openness/wire'
+import type { TelephonyDirectory } from './telephony-directory.js'
+import type { CallRecord, Connection, Endpoint } from './telephony-state.js'
+
+/** The PartyInfo of an endpoint. */
+export function partyInfo(endpoint: Endpoint, directory: TelephonyDirectory): PartyInfo {
+  if (endpoint.deviceId !== undefined) {
+    const person = directory.ownerOfDevice(endpoint.deviceId)
+    if (person !== undefined) {
+      const info: PartyInfo = { id: { loginName: person.loginName, phoneNumber: endpoint.number } }
+      if (person.firstName !== undefined) info.firstName = person.firstName
+      if (person.lastName !== undefined) info.lastName = person.lastName
+      info.type = { main: 'USER' }
+      return info
+    }
+  }
+  return { id: { phoneNumber: endpoint.number }, type: { main: 'EXTERNAL' } }
+}
+
+/** The capabilities of a leg in a state (wire facts 6 shows answer when ringing, drop and hold when active). */
+export function legCapabilities(connection: Connection): LegCapabilities {
+  switch (connection.state) {
+    case 'RINGING_INCOMING':
+      return { answer: true }
+    case 'ACTIVE':
+      return { drop: true, hold: true }
+    case 'HELD':
+      return { drop: true, retrieve: true }
+    case 'RINGING_OUTGOING':
+    case 'DIALING':
+    case 'RELEASING':
+      return { drop: true }
+    default:
+      return {}
+  }
+}
+
+/** The call capabilities of the user's side, from the state of its main leg. */
+export function callCapabilities(leg: Connection): CallCapabilities {
+  switch (leg.state) {
+    case 'RINGING_INCOMING':
+      return { redirect: true, pickedUp: true, terminate: true }
+    case 'ACTIVE':
+    case 'HELD':
+    case 'RINGING_OUTGOING':
+    case 'DIALING':
+      return { terminate: true }
+    default:
+      return {}
+  }
+}
+
+/** True when the connection is on one of the user's devices. */
+export function isUsers(connection: Connection, loginName: string): boolean {
+  return connection.endpoint.loginName === loginName
+}
+
+/** The call as `loginName` sees it; undefined when the user is not in it. */
+export function callView(
+  call: CallRecord,
+  loginName: string,
+  directory: TelephonyDirectory,
+): Call | undefined {
+  const own = call.connections.filter((connection) => isUsers(connection, loginName))
+  const main = own[0]
+  if (main === undefined) return undefined
+  const legs: Leg[] = own.map((connection) => ({
+    deviceId: connection.endpoint.deviceId ?? connection.endpoint.number,
+    state: connection.state,
+    capabilities: legCapabilities(connection),
+  }))
+  const participants: Participant[] = call.connections
+    .filter((connection) => !isUsers(connection, loginName))
+    .map((connection) => ({
+      participantId: connection.endpoint.number,
+      identity: partyInfo(connection.endpoint, directory),
+    }))
+  const callData: CallData = {
+    // As the real server shows it (wire facts 6): the number only.
+    initialCalled: { id: { phoneNumber: call.initialCalled.number } },
+    state: main.state,
+    tags: [],
+    capabilities: callCapabilities(main),
+  }
+  if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
+  if (call.recordState) callData.recordState = call.recordState
+  if (call.associatedData !== undefined) callData.associatedData = call.associatedData
+  return { callRef: call.callRef, callData, legs, participants }
+}

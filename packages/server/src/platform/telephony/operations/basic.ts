@@ -1,0 +1,183 @@
+/**
+ * The basic operations of a two-party call (CSTA semantics where the specification is silent; see
+ * docs/call-model.md): make call, answer, release, drop me, hold, retrieve, and the ringing timeout.
+ */
+import { PlatformError } from '../../platform-error.js'
+import type { EngineContext, Operation } from '../call-engine.js'
+import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
+import type { Transaction } from '../transaction.js'
+import { requireCall, requireConnection } from './guards.js'
+
+type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
+
+function alert(
+  transaction: Transaction,
+  call: CallRecord,
+  callee: Endpoint,
+  context: EngineContext,
+): void {
+  call.connections.push({ endpoint: callee, state: 'RINGING_INCOMING' })
+  transaction.schedule(context.settings.ringingTimeoutMs, {
+    type: 'ringingTimeout',
+    callRef: call.callRef,
+    number: callee.number,
+  })
+}
+
+function cancelRinging(transaction: Transaction, callRef: string, number: string): void {
+  transaction.cancelTimers(
+    (command) =>
+      command.type === 'ringingTimeout' && command.callRef === callRef && command.number === number,
+  )
+}
+
+/**
+ * Takes `leaving` out of the call. With two or more parties left the call goes on; otherwise the last
+ * party sees the call releasing, then removed (wire facts 6: remote hang-up).
+ */
+export function leave(
+  transaction: Transaction,
+  call: CallRecord,
+  leaving: readonly Connection[],
+  cause?: 'NOT_ANSWERED' | 'PARTICIPANT_LEFT',
+): void {
+  call.connections = call.connections.filter((connection) => !leaving.includes(connection))
+  for (const connection of leaving)
+    cancelRinging(transaction, call.callRef, connection.endpoint.number)
+  const users = call.connections.filter((connection) => connection.endpoint.loginName !== undefined)
+  if (call.connections.length >= 2 && users.length > 0) {
+    transaction.commit(cause === 'NOT_ANSWERED' ? cause : 'PARTICIPANT_LEFT')
+    return
+  }
+  for (const connection of call.connections) connection.state = 'RELEASING'
+  transaction.commit(cause === 'NOT_ANSWERED' ? cause : undefined)
+  transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
+  transaction.removeCall(call.callRef)
+  transaction.commit(cause === 'NOT_ANSWERED' ? cause : undefined)
+}
+
+const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
+  const owner = context.directory.ownerOfDevice(command.deviceId)
+  if (owner === undefined) throw new PlatformError('NOT_FOUND', `No device '${command.deviceId}'`)
+  if (owner.loginName !== command.loginName)
+    throw new PlatformError(
+      'NOT_ALLOWED',
+      `Device ${command.deviceId} is not a device of '${command.loginName}'`,
+    )
+  const device = transaction.state.devices[command.deviceId]
+  if (device !== undefined && device.state !== 'IN_SERVICE')
+    throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is out of service`)
+  const callee = context.directory.resolve(command.callee)
+  if (callee === undefined)
+    throw new PlatformError('NOT_FOUND', `callee: '${command.callee}' reaches nobody`)
+  if (callee.deviceId === command.deviceId)
+    throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
+  const callRef = transaction.nextId()
+  const caller: Endpoint = {
+    number: command.deviceId,
+    deviceId: command.deviceId,
+    loginName: command.loginName,
+  }
+  const call: CallRecord = {
+    callRef,
+    callUUID: `${callRef}-${transaction.now.toString(16)}`,
+    connections: [],
+    initialCalled: callee,
+    createdAt: transaction.now,
+  }
+  transaction.addCall(call)
+  if (command.autoAnswer) {
+    call.connections.push({ endpoint: caller, state: 'RINGING_OUTGOING' })
+    alert(transaction, call, callee, context)
+  } else {
+    // CSTA make call without auto answer: the calling device rings first; answering it calls the callee.
+    call.connections.push({ endpoint: caller, state: 'RINGING_INCOMING' })
+    call.pendingCallee = callee
+  }
+  return callRef
+}
+
+const answer: Operation<Command<'answer'>> = (transaction, command, context) => {
+  const call = requireCall(transaction, command.callRef)
+  const connection = requireConnection(
+    call,
+    command.loginName,
+    ['RINGING_INCOMING'],
+    command.deviceId,
+  )
+  if (call.pendingCallee !== undefined && call.connections.length === 1) {
+    connection.state = 'RINGING_OUTGOING'
+    const callee = call.pendingCallee
+    delete call.pendingCallee
+    alert(transaction, call, callee, context)
+    return undefined
+  }
+  connection.state = 'ACTIVE'
+  cancelRinging(transaction, call.callRef, connection.endpoint.number)
+  for (const other of call.connections)
+    if (other.state === 'RINGING_OUTGOING') other.state = 'ACTIVE'
+  return undefined
+}
+
+const release: Operation<Command<'release'>> = (transaction, command) => {
+  const call = requireCall(transaction, command.callRef)
+  const own = call.connections.filter(
+    (connection) => connection.endpoint.loginName === command.loginName,
+  )
+  if (own.length === 0)
+    throw new PlatformError('NOT_FOUND', `'${command.loginName}' is not in call ${command.callRef}`)
+  call.connections = call.connections.filter((connection) => !own.includes(connection))
+  for (const connection of call.connections) connection.state = 'RELEASING'
+  transaction.commit()
+  transaction.cancelTimers((timer) => 'callRef' in timer && timer.callRef === call.callRef)
+  transaction.removeCall(call.callRef)
+  transaction.commit()
+  return undefined
+}
+
+const dropMe: Operation<Command<'dropMe'>> = (transaction, command) => {
+  const call = requireCall(transaction, command.callRef)
+  const own = call.connections.filter(
+    (connection) => connection.endpoint.loginName === command.loginName,
+  )
+  if (own.length === 0)
+    throw new PlatformError('NOT_FOUND', `'${command.loginName}' is not in call ${command.callRef}`)
+  leave(transaction, call, own)
+  return undefined
+}
+
+const hold: Operation<Command<'hold'>> = (transaction, command) => {
+  const call = requireCall(transaction, command.callRef)
+  requireConnection(call, command.loginName, ['ACTIVE'], command.deviceId).state = 'HELD'
+  return undefined
+}
+
+const retrieve: Operation<Command<'retrieve'>> = (transaction, command) => {
+  const call = requireCall(transaction, command.callRef)
+  const connection = requireConnection(call, command.loginName, ['HELD'], command.deviceId)
+  const active = Object.values(transaction.state.calls).some((other) =>
+    other.connections.some(
+      (c) => c.endpoint.deviceId === connection.endpoint.deviceId && c.state === 'ACTIVE',
+    ),
+  )
+  if (active)
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      'Another call is active on this device: hold it first, or alternate',
+    )
+  connection.state = 'ACTIVE'
+  return undefined
+}
+
+const ringingTimeout: Operation<Command<'ringingTimeout'>> = (transaction, command) => {
+  const call = transaction.call(command.callRef)
+  if (call === undefined) return undefined
+  const ringing = call.connections.filter(
+    (connection) =>
+      connection.endpoint.number === command.number && connection.state === 'RINGING_INCOMING',
+  )
+  if (ringing.length > 0) leave(transaction, call, ringing, 'NOT_ANSWERED')
+  return undefined
+}
+
+export const basicOperations = { makeCall, answer, release, dropMe, hold, retrieve, ringingTimeout }

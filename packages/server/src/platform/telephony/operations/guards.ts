@@ -1,0 +1,40 @@
+/** Checks shared by operations: the call and the user's connection must exist and be in the right state. */
+import type { MediaState } from '@openness/wire'
+import { PlatformError } from '../../platform-error.js'
+import type { CallRecord, Connection } from '../telephony-state.js'
+import type { Transaction } from '../transaction.js'
+
+/** The call, copied for change; NOT_FOUND when unknown. */
+export function requireCall(transaction: Transaction, callRef: string): CallRecord {
+  const call = transaction.call(callRef)
+  if (call === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
+  return call
+}
+
+/** The user's connection in the call (on `deviceId` when given), in one of `states`. */
+export function requireConnection(
+  call: CallRecord,
+  loginName: string,
+  states: readonly MediaState[],
+  deviceId?: string,
+): Connection {
+  const own = call.connections.filter(
+    (connection) =>
+      connection.endpoint.loginName === loginName &&
+      (deviceId === undefined || connection.endpoint.deviceId === deviceId),
+  )
+  if (own.length === 0)
+    throw new PlatformError(
+      'NOT_FOUND',
+      deviceId === undefined
+        ? `'${loginName}' is not in call ${call.callRef}`
+        : `No leg on device ${deviceId} in call ${call.callRef}`,
+    )
+  const found = own.find((connection) => states.includes(connection.state))
+  if (found === undefined)
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `The leg is ${own[0]?.state}; this needs ${states.join(' or ')}`,
+    )
+  return found
+}

@@ -1,0 +1,3 @@
+export * from './call.js'
+export * from './device.js'
+export * from './party.js'
