@@ -19,9 +19,13 @@ import {
   type SessionTiming,
 } from './platform/sessions/session-manager.js'
 import { SubscriptionManager } from './platform/subscriptions/subscription-manager.js'
+import type { EngineSettings } from './platform/telephony/call-engine.js'
+import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
+import { TelephonyService } from './platform/telephony/telephony-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
-import { type DatabaseTarget, openDatabase } from './storage/sql/database.js'
+import { callTables, type DatabaseTarget, openDatabase } from './storage/sql/database.js'
+import { SqlCallStore } from './storage/sql/sql-call-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
 
 /** The product this server describes itself as at the root. */
@@ -48,6 +52,8 @@ export interface PlatformOptions {
   throttlePolicies?: ThrottlePolicies
   /** Overrides of the session timing derived from the time-to-live. */
   timing?: Partial<SessionTiming>
+  /** Settings of the call engine (ringing timeout); the defaults otherwise. */
+  engineSettings?: EngineSettings
 }
 
 /** A started platform and how to stop it. */
@@ -57,6 +63,8 @@ export interface RunningPlatform {
   imported: boolean
   /** The event router every platform event goes through (benchmarks publish on it directly). */
   events: EventRouter
+  /** The call engine at work: commands, timers, the state of calls. */
+  telephony: TelephonyService
   close(): Promise<void>
 }
 
@@ -64,7 +72,10 @@ export interface RunningPlatform {
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const { clock } = options
   const { document, sourceDigest } = await readDirectoryFile(options.directoryFile)
-  const store = new SqlDirectoryStore(await openDatabase(options.database))
+  const db = await openDatabase(options.database)
+  const store = new SqlDirectoryStore(db)
+  // The same database holds the calls; the directory store owns it and closes it.
+  const callStore = new SqlCallStore(callTables(db), { ownsDatabase: false })
   try {
     const hasher = new PasswordHasher(options.scryptCost)
     const previous = await store.load()
@@ -93,6 +104,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
     sessions.start()
     const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
+    const telephonyDirectory = new DirectoryTelephony(directory)
+    const telephony = await TelephonyService.start({
+      store: callStore,
+      directory: telephonyDirectory,
+      clock,
+      events,
+      devices: telephonyDirectory.devices(),
+      ...(options.engineSettings && { settings: options.engineSettings }),
+    })
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),
@@ -113,8 +133,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       platform,
       imported,
       events,
+      telephony,
       close: async () => {
         sessions.stop()
+        await telephony.stop()
+        await callStore.close()
         await store.close()
       },
     }

@@ -1,6 +1,7 @@
 /** What the platform core needs from the outside world, in domain words. Adapters live in storage/. */
 import type { DirectorySettings, StoredAccount } from './directory/account.js'
 import type { Subscription } from './subscriptions/subscription.js'
+import type { TelephonyState } from './telephony/telephony-state.js'
 
 /** A scheduled callback that can be cancelled. */
 export interface Timer {
@@ -82,4 +83,31 @@ export interface SubscriptionDelivery {
   reroute(subscription: Subscription): void
   /** Closes the subscription's open channel and drops its queue. */
   detach(subscription: Subscription): void
+}
+
+/**
+ * What one command changed in the calls of the telephony state, so that a store writes only that. Calls
+ * the engine did not touch keep their object identity, which is how `callChanges` finds the others.
+ */
+export interface CallChanges {
+  /** Calls added or modified, in the order of the state's `calls`. */
+  changedCallRefs: readonly string[]
+  /** Calls no longer in the state. */
+  removedCallRefs: readonly string[]
+}
+
+/**
+ * Durable storage of the call engine's state (calls in progress, devices, pending timers), so that calls
+ * survive a restart of the service. The state is opaque JSON to the store: every field is kept.
+ */
+export interface CallStore {
+  /** Reads the state as last saved, calls in the order they were first saved; undefined when none was. */
+  load(): Promise<TelephonyState | undefined>
+  /**
+   * Saves `state` after a command, atomically: writes the `changes` calls, deletes the removed ones and
+   * replaces the rest of the state (sequence, devices, timers and any other field).
+   */
+  save(state: TelephonyState, changes: CallChanges): Promise<void>
+  /** Releases what the store holds (connections it owns). */
+  close(): Promise<void>
 }

@@ -75,6 +75,11 @@ export class Directory {
   /** Directory-wide settings: company, numbering plan, licenses, languages. */
   readonly settings: DirectorySettings
 
+  /** The user one of whose devices has this id. */
+  findUserByDevice(deviceId: string): UserAccount | undefined {
+    return this.byDeviceId.get(deviceId)
+  }
+
   /** The account (user or administrator) with this login name. */
   findAccount(loginName: string): StoredAccount | undefined {
     return this.accounts.get(loginName)

@@ -4,6 +4,12 @@
  */
 import type { PlatformEvent } from '../ports.js'
 import { basicOperations } from './operations/basic.js'
+import { callbackOperations } from './operations/callbacks.js'
+import { conferenceOperations } from './operations/conference.js'
+import { mediaOperations } from './operations/media.js'
+import { parkOperations } from './operations/park.js'
+import { redirectOperations } from './operations/redirect.js'
+import { transferOperations } from './operations/transfer.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { EngineCommand, TelephonyState } from './telephony-state.js'
 import { Transaction } from './transaction.js'
@@ -12,6 +18,8 @@ import { Transaction } from './transaction.js'
 export interface EngineSettings {
   /** An unanswered call is released after this long. */
   ringingTimeoutMs: number
+  /** A parked call is recalled to the device it was parked from after this long (default 60 s). */
+  parkTimeoutMs?: number
 }
 
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { ringingTimeoutMs: 30_000 }
@@ -39,7 +47,15 @@ export type Operation<C extends EngineCommand = EngineCommand> = (
 
 type Operations = { [T in EngineCommand['type']]: Operation<Extract<EngineCommand, { type: T }>> }
 
-const OPERATIONS: Operations = { ...basicOperations }
+const OPERATIONS: Operations = {
+  ...basicOperations,
+  ...transferOperations,
+  ...conferenceOperations,
+  ...redirectOperations,
+  ...parkOperations,
+  ...callbackOperations,
+  ...mediaOperations,
+}
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */
 export function execute(

@@ -11,11 +11,14 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import { featureCapabilities } from './feature-capabilities.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { CallRecord, Connection, Endpoint } from './telephony-state.js'
 
 /** The PartyInfo of an endpoint. */
 export function partyInfo(endpoint: Endpoint, directory: TelephonyDirectory): PartyInfo {
+  if (endpoint.service !== undefined)
+    return { id: { phoneNumber: endpoint.number }, type: { main: 'SERVICE' } }
   if (endpoint.deviceId !== undefined) {
     const person = directory.ownerOfDevice(endpoint.deviceId)
     if (person !== undefined) {
@@ -62,6 +65,56 @@ export function callCapabilities(leg: Connection): CallCapabilities {
   }
 }
 
+/**
+ * Capabilities of consultation and conference (docs/call-model.md, "Consultation, transfer and conference"):
+ * transfer, merge and blindTransfer when the user has this call and another one on the same device, one
+ * ACTIVE and the other HELD; addParticipant (MULTIMEDIA users, ACTIVE) and dropParticipant (ACTIVE or HELD)
+ * in a conference (three parties or more). A plain answered call shows none of them, as the captured real
+ * server did (wire facts 6).
+ */
+export function consultationCapabilities(
+  call: CallRecord,
+  main: Connection,
+  loginName: string,
+  directory: TelephonyDirectory,
+  calls: Readonly<Record<string, CallRecord>> | undefined,
+): CallCapabilities {
+  const capabilities: CallCapabilities = {}
+  const deviceId = main.endpoint.deviceId
+  if (
+    calls !== undefined &&
+    deviceId !== undefined &&
+    (main.state === 'ACTIVE' || main.state === 'HELD')
+  ) {
+    const wanted = main.state === 'ACTIVE' ? 'HELD' : 'ACTIVE'
+    const paired = Object.values(calls).some(
+      (other) =>
+        other.callRef !== call.callRef &&
+        other.connections.some(
+          (connection) =>
+            connection.endpoint.deviceId === deviceId &&
+            connection.endpoint.loginName === loginName &&
+            connection.state === wanted,
+        ),
+    )
+    if (paired) {
+      capabilities.transfer = true
+      capabilities.merge = true
+      if (main.state === 'ACTIVE') capabilities.blindTransfer = true
+    }
+  }
+  if (call.connections.length >= 3) {
+    if (
+      main.state === 'ACTIVE' &&
+      deviceId !== undefined &&
+      directory.ownerOfDevice(deviceId)?.multimedia
+    )
+      capabilities.addParticipant = true
+    if (main.state === 'ACTIVE' || main.state === 'HELD') capabilities.dropParticipant = true
+  }
+  return capabilities
+}
+
 /** True when the connection is on one of the user's devices. */
 export function isUsers(connection: Connection, loginName: string): boolean {
   return connection.endpoint.loginName === loginName
@@ -72,6 +125,8 @@ export function callView(
   call: CallRecord,
   loginName: string,
   directory: TelephonyDirectory,
+  /** All calls of the engine: capabilities that depend on the user's other calls (transfer, merge) need them. */
+  calls?: Readonly<Record<string, CallRecord>>,
 ): Call | undefined {
   const own = call.connections.filter((connection) => isUsers(connection, loginName))
   const main = own[0]
@@ -92,7 +147,11 @@ export function callView(
     initialCalled: { id: { phoneNumber: call.initialCalled.number } },
     state: main.state,
     tags: [],
-    capabilities: callCapabilities(main),
+    capabilities: {
+      ...callCapabilities(main),
+      ...consultationCapabilities(call, main, loginName, directory, calls),
+      ...featureCapabilities(call, main, loginName, directory),
+    },
   }
   if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
   if (call.recordState) callData.recordState = call.recordState

@@ -6,6 +6,8 @@ export interface PartyPerson {
   loginName: string
   firstName?: string
   lastName?: string
+  /** A MULTIMEDIA account (only those may add participants to a call); STANDARD when absent. */
+  multimedia?: boolean
 }
 
 /** The read-only directory port of the engine. */
@@ -17,4 +19,18 @@ export interface TelephonyDirectory {
    * outside number after the outside-line prefix; undefined when nothing answers to it.
    */
   resolve(dialed: string): Endpoint | undefined
+  /**
+   * The call features the platform offers the user (operations/redirect.ts, park.ts, callbacks.ts,
+   * media.ts); a directory without it offers none, as the real server did to the captured user.
+   */
+  featuresOf?(loginName: string): CallFeatures
+}
+
+/** The call features of a user: shown as call capabilities, refused (NOT_ALLOWED) when absent. */
+export interface CallFeatures {
+  /** The number of the user's voice mail: redirect to VOICEMAIL or DVA, overflow to voice mail. */
+  voicemail?: string
+  park?: boolean
+  recording?: boolean
+  callBack?: boolean
 }

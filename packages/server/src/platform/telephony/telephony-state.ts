@@ -2,7 +2,7 @@
  * The state of the call engine: calls with their connections, devices, pending timers. Plain JSON data,
  * so that it can be stored, compared and replayed; only the engine changes it (design section 2).
  */
-import type { CallCause, MediaState, OperationalState } from '@openness/wire'
+import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 
 /** A party of a call: a device of a directory user, or an outside number. */
 export interface Endpoint {
@@ -11,6 +11,8 @@ export interface Endpoint {
   /** Set for a device of a directory user. */
   deviceId?: string
   loginName?: string
+  /** Set for a service of the platform (a voice mail, a park slot): shown with the type SERVICE. */
+  service?: 'VOICEMAIL' | 'PARK'
 }
 
 /** One party's connection to a call, in the state that party sees its own side in. */
@@ -31,7 +33,24 @@ export interface CallRecord {
   associatedData?: string
   /** A make call without autoAnswer: whom to call once the calling device answers. */
   pendingCallee?: Endpoint
+  /** Set while the call is parked (operations/park.ts): who parked it, from which device, on which device. */
+  parked?: ParkSlot
   createdAt: number
+}
+
+/** Where a parked call waits. */
+export interface ParkSlot {
+  loginName: string
+  /** The device the call was parked from: the park timeout recalls it there. */
+  fromDeviceId: string
+  /** The device the call is parked on (the parking device when no target was given). */
+  onDeviceId: string
+}
+
+/** A call back request waiting for a user (operations/callbacks.ts). */
+export interface StoredCallback {
+  callbackId: string
+  partyInfo: PartyInfo
 }
 
 /** A device of a directory user, as the engine knows it. */
@@ -57,6 +76,8 @@ export interface TelephonyState {
   calls: Record<string, CallRecord>
   devices: Record<string, DeviceRecord>
   timers: PendingTimer[]
+  /** The call back requests waiting for each user, by login name, oldest first. */
+  callbacks?: Record<string, StoredCallback[]>
 }
 
 /** Commands the engine runs (one per operation of the telephony API, plus timers and simulation). */
@@ -67,7 +88,59 @@ export type EngineCommand =
   | { type: 'dropMe'; loginName: string; callRef: string }
   | { type: 'hold'; loginName: string; callRef: string; deviceId?: string }
   | { type: 'retrieve'; loginName: string; callRef: string; deviceId?: string }
+  | { type: 'alternate'; loginName: string; callRef: string; deviceId?: string }
+  | { type: 'transfer'; loginName: string; callRef: string; heldCallRef: string }
+  | {
+      type: 'blindTransfer'
+      loginName: string
+      callRef: string
+      transferTo: string
+      anonymous?: boolean
+    }
+  | { type: 'merge'; loginName: string; callRef: string; heldCallRef: string }
+  | { type: 'addParticipant'; loginName: string; callRef: string; callee: string }
+  | { type: 'dropParticipant'; loginName: string; callRef: string; participantId: string }
   | { type: 'ringingTimeout'; callRef: string; number: string }
+  // Call features (operations/redirect.ts, park.ts, callbacks.ts, media.ts)
+  | {
+      type: 'redirect'
+      loginName: string
+      callRef: string
+      redirectTo: string
+      anonymous?: boolean
+    }
+  | { type: 'overflowToVoiceMail'; loginName: string; callRef: string }
+  | {
+      type: 'pickup'
+      loginName: string
+      deviceId: string
+      otherCallRef: string
+      otherPhoneNumber: string
+      autoAnswer: boolean
+    }
+  | { type: 'park'; loginName: string; callRef: string; parkTo?: string }
+  | { type: 'unpark'; loginName: string; deviceId: string; heldCallRef: string }
+  | { type: 'parkTimeout'; callRef: string }
+  | { type: 'callbackRequest'; loginName: string; callRef: string }
+  | { type: 'outgoingCallback'; loginName: string; callee: string }
+  | { type: 'deleteCallback'; loginName: string; callbackId: string }
+  | { type: 'deleteCallbacks'; loginName: string }
+  | {
+      type: 'recording'
+      loginName: string
+      callRef: string
+      action: 'start' | 'stop' | 'pause' | 'resume'
+    }
+  | { type: 'sendDtmf'; loginName: string; callRef: string; deviceId?: string; digits: string }
+  | {
+      type: 'attachData'
+      loginName: string
+      callRef: string
+      deviceId?: string
+      associatedData: string
+    }
+  | { type: 'moveLeg'; loginName: string; callRef: string; legId: string; deviceId: string }
+  | { type: 'mute'; loginName: string; deviceId: string; mute: boolean }
 
 /** The empty state for a directory's devices. */
 export function initialState(devices: readonly DeviceRecord[]): TelephonyState {
@@ -76,6 +149,7 @@ export function initialState(devices: readonly DeviceRecord[]): TelephonyState {
     calls: {},
     devices: Object.fromEntries(devices.map((device) => [device.deviceId, device])),
     timers: [],
+    callbacks: {},
   }
 }
 

@@ -33,7 +33,7 @@ export class Transaction {
   private readonly involved = new Set<string>()
 
   constructor(
-    base: TelephonyState,
+    private readonly base: TelephonyState,
     private readonly directory: TelephonyDirectory,
     readonly now: number,
   ) {
@@ -69,7 +69,8 @@ export class Transaction {
   /** Adds a new call. */
   addCall(call: CallRecord): void {
     for (const user of usersOf(call))
-      if (!this.userStates.has(user)) this.userStates.set(user, userState(this.state, user))
+      if (!this.userStates.has(user)) this.userStates.set(user, userState(this.base, user))
+    this.rememberRelated(call)
     this.baseline.set(call.callRef, new Map())
     this.state.calls[call.callRef] = call
     this.copied.add(call.callRef)
@@ -104,15 +105,42 @@ export class Transaction {
       const after = new Map<string, Call | undefined>()
       for (const user of users) {
         involved.add(user)
-        const view = call === undefined ? undefined : callView(call, user, this.directory)
+        const view =
+          call === undefined ? undefined : callView(call, user, this.directory, this.state.calls)
         after.set(user, view)
         const event = callEvent(user, before.get(user), view, cause)
         if (event) this.events.push(event)
       }
       this.baseline.set(callRef, after)
     }
+    this.commitUntouched(cause)
     for (const [callRef] of this.baseline)
       if (this.state.calls[callRef] === undefined) this.baseline.delete(callRef)
+  }
+
+  /**
+   * The other calls of the involved users that the command did not touch: what a user can do in them may
+   * have changed (transfer and merge need one ACTIVE and one HELD call), so they are diffed too, against
+   * the state before the command.
+   */
+  private commitUntouched(cause: StepCause): void {
+    for (const other of Object.values(this.state.calls)) {
+      if (this.baseline.has(other.callRef)) continue
+      const users = usersOf(other).filter((user) => this.involved.has(user))
+      if (users.length === 0) continue
+      const before = this.base.calls[other.callRef]
+      for (const user of users) {
+        const was = before && callView(before, user, this.directory, this.base.calls)
+        const event = callEvent(
+          user,
+          was,
+          callView(other, user, this.directory, this.state.calls),
+          cause,
+        )
+        if (event) this.events.push(event)
+      }
+      this.rememberViews(other)
+    }
   }
 
   /**
@@ -122,7 +150,8 @@ export class Transaction {
   finish(): void {
     for (const user of [...this.involved].sort()) {
       const state = userState(this.state, user)
-      const previous = this.userStates.get(user) ?? userStateBefore(this, user)
+      // A user first seen in a call added by this command: its state before the command.
+      const previous = this.userStates.get(user) ?? userState(this.base, user)
       if (state !== previous)
         this.events.push({ eventName: 'OnUserStateModified', loginName: user, state })
       this.userStates.set(user, state)
@@ -131,22 +160,43 @@ export class Transaction {
 
   private remember(call: CallRecord): void {
     if (this.baseline.has(call.callRef)) return
+    this.rememberViews(call)
+    this.rememberRelated(call)
+  }
+
+  private rememberViews(call: CallRecord): void {
     const views = new Map<string, Call | undefined>()
     for (const user of usersOf(call)) {
-      views.set(user, callView(call, user, this.directory))
-      if (!this.userStates.has(user)) this.userStates.set(user, userState(this.state, user))
+      views.set(user, callView(call, user, this.directory, this.state.calls))
+      if (!this.userStates.has(user)) this.userStates.set(user, userState(this.base, user))
     }
     this.baseline.set(call.callRef, views)
+  }
+
+  /**
+   * Also remembers the other calls of the call's users: what a user can do in one call may depend on its
+   * other calls (transfer and merge need one ACTIVE and one HELD), so their views are diffed at commit too
+   * and an event goes out only where a view changed.
+   */
+  private rememberRelated(call: CallRecord): void {
+    const users = usersOf(call)
+    if (users.length === 0) return
+    for (const other of Object.values(this.state.calls))
+      if (
+        !this.baseline.has(other.callRef) &&
+        other.connections.some(
+          (connection) =>
+            connection.endpoint.loginName !== undefined &&
+            users.includes(connection.endpoint.loginName),
+        )
+      )
+        this.rememberViews(other)
   }
 
   /** @internal the user state recorded before the first change, if any. */
   recordedUserState(user: string): UserState | undefined {
     return this.userStates.get(user)
   }
-}
-
-function userStateBefore(transaction: Transaction, user: string): UserState {
-  return transaction.recordedUserState(user) ?? 'FREE'
 }
 
 /** BUSY exactly when the user has an active or held connection (issue 4 invariant). */

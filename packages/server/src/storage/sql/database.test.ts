@@ -78,6 +78,8 @@ describe('openDatabase', () => {
         expect(tables.map((table) => table.name).sort()).toStrictEqual([
           'account',
           'directory_setting',
+          'telephony_call',
+          'telephony_state',
         ])
       } finally {
         await db.destroy()

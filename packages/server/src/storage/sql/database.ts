@@ -43,6 +43,33 @@ export interface DirectoryDatabase {
   directory_setting: DirectorySettingTable
 }
 
+/** One row per call in progress: `record` holds the call's JSON; `position` orders calls by creation. */
+export interface TelephonyCallTable {
+  call_ref: string
+  position: number
+  record: string
+}
+
+/** The rest of the call engine's state (every field but the calls) as JSON, in the row named `state`. */
+export interface TelephonyStateTable {
+  name: 'state'
+  value: string
+}
+
+/** The tables of the call engine's state, as Kysely sees them (`callTables(db)`). */
+export type CallDatabase = {
+  telephony_call: TelephonyCallTable
+  telephony_state: TelephonyStateTable
+}
+
+/**
+ * The database `openDatabase` returned, seen through its call tables (the migrations create both sets).
+ * The same instance: destroying either closes the connection.
+ */
+export function callTables(db: Kysely<DirectoryDatabase>): Kysely<CallDatabase> {
+  return db as unknown as Kysely<CallDatabase>
+}
+
 /** Where the directory database lives. */
 export type DatabaseTarget =
   | { kind: 'sqlite'; filename: string }

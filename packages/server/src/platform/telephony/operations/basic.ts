@@ -6,6 +6,7 @@ import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { holdForConsultation } from './consultation.js'
 import { requireCall, requireConnection } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -72,6 +73,8 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
     throw new PlatformError('NOT_FOUND', `callee: '${command.callee}' reaches nobody`)
   if (callee.deviceId === command.deviceId)
     throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
+  // A consultation call when the device has an active call: that call is held first (consultation.ts).
+  const consultation = holdForConsultation(transaction, command.loginName, command.deviceId)
   const callRef = transaction.nextId()
   const caller: Endpoint = {
     number: command.deviceId,
@@ -86,7 +89,7 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
     createdAt: transaction.now,
   }
   transaction.addCall(call)
-  if (command.autoAnswer) {
+  if (command.autoAnswer || consultation) {
     call.connections.push({ endpoint: caller, state: 'RINGING_OUTGOING' })
     alert(transaction, call, callee, context)
   } else {

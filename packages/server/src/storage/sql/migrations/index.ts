@@ -1,10 +1,12 @@
 /** The migrations of the SQL storage, listed statically so that bundling and tests never scan folders. */
 import type { Migration, MigrationProvider } from 'kysely'
 import { directoryMigration } from './0001-directory.js'
+import { callsMigration } from './0002-calls.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-directory': directoryMigration,
+  '0002-calls': callsMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */

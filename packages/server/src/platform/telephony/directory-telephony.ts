@@ -1,0 +1,88 @@
+/**
+ * The TelephonyDirectory port over the directory: who owns a device, what a dialed string reaches (a
+ * device, a user by login name, an outside number after the outside-line prefix), and the devices the
+ * engine starts with. It reads the directory at each call, so users and devices changed through the API
+ * are seen at once.
+ */
+import type { Device } from '@openness/wire'
+import type { Directory, UserAccount } from '../directory/directory.js'
+import type { CallFeatures, PartyPerson, TelephonyDirectory } from './telephony-directory.js'
+import type { DeviceRecord, Endpoint } from './telephony-state.js'
+
+export class DirectoryTelephony implements TelephonyDirectory {
+  constructor(private readonly directory: Directory) {}
+
+  ownerOfDevice(deviceId: string): PartyPerson | undefined {
+    const user = this.directory.findUserByDevice(deviceId)
+    if (user === undefined) return undefined
+    const { loginName, firstName, lastName, type } = user.record
+    return {
+      loginName,
+      ...(firstName !== undefined && { firstName }),
+      ...(lastName !== undefined && { lastName }),
+      ...(type === 'MULTIMEDIA' && { multimedia: true }),
+    }
+  }
+
+  /**
+   * In this order: a device id (that device), a user's login name (its MAIN device, else its first one),
+   * a number starting with the numbering plan's outside-line prefix (the rest, an outside number).
+   */
+  resolve(dialed: string): Endpoint | undefined {
+    const owner = this.directory.findUserByDevice(dialed)
+    if (owner !== undefined) return { number: dialed, deviceId: dialed, loginName: owner.loginName }
+    const user = this.directory.findUser(dialed)
+    if (user !== undefined) {
+      const device = mainDevice(user)
+      return device === undefined
+        ? undefined
+        : { number: device, deviceId: device, loginName: user.loginName }
+    }
+    const prefix = this.directory.settings.numberingPlan.externalPrefix
+    if (prefix !== '' && dialed.startsWith(prefix) && dialed.length > prefix.length)
+      return { number: dialed.slice(prefix.length) }
+    return undefined
+  }
+
+  /**
+   * The call features of a user: its voice mail when it has one; park and callback for STANDARD users
+   * (the specification marks them "standard only"); recording for everyone.
+   */
+  featuresOf(loginName: string): CallFeatures {
+    const user = this.directory.findUser(loginName)
+    if (user === undefined) return {}
+    const standard = user.record.type === 'STANDARD'
+    const voicemail = user.record.voicemail?.number
+    return {
+      ...(voicemail !== undefined && { voicemail }),
+      park: standard,
+      recording: true,
+      callBack: standard,
+    }
+  }
+
+  /** Every device of every user, in service, mutable and not muted: the engine's devices at first start. */
+  devices(): DeviceRecord[] {
+    return this.directory.listUserLogins().flatMap((loginName) =>
+      deviceIds(this.directory.findUser(loginName)).map((deviceId) => ({
+        deviceId,
+        loginName,
+        state: 'IN_SERVICE' as const,
+        mutable: true,
+        muted: false,
+      })),
+    )
+  }
+}
+
+function deviceIds(user: UserAccount | undefined): string[] {
+  return (user?.record.devices ?? []).flatMap((device: Device) => (device.id ? [device.id] : []))
+}
+
+/** The id of the user's MAIN device, else of its first device with an id. */
+function mainDevice(user: UserAccount): string | undefined {
+  const devices = user.record.devices ?? []
+  return (
+    devices.find((device) => device.role === 'MAIN' && device.id) ?? devices.find((d) => d.id)
+  )?.id
+}

@@ -1,0 +1,76 @@
+/**
+ * The call capabilities of the call features (redirect to voice mail, overflow to voice mail, call back,
+ * park, recording) as one user sees them. A feature the directory does not offer the user is never shown
+ * (the captured user of wire facts 6 was offered none of them); pause and resume of a recording are for
+ * STANDARD users only (specification, call control table). See docs/call-model.md, "Call features".
+ */
+import type { CallCapabilities } from '@openness/wire'
+import type { TelephonyDirectory } from './telephony-directory.js'
+import type { CallRecord, Connection } from './telephony-state.js'
+
+/** The ringing callee of a call the user is calling from `main`: a directory user's connection. */
+export function ringingCallee(call: CallRecord): Connection | undefined {
+  return call.connections.find(
+    (connection) =>
+      connection.state === 'RINGING_INCOMING' && connection.endpoint.loginName !== undefined,
+  )
+}
+
+/** The feature capabilities of `loginName`'s side of the call, `main` being its main leg. */
+export function featureCapabilities(
+  call: CallRecord,
+  main: Connection,
+  loginName: string,
+  directory: TelephonyDirectory,
+): CallCapabilities {
+  const features = directory.featuresOf?.(loginName)
+  if (features === undefined) return {}
+  const capabilities: CallCapabilities = {}
+  switch (main.state) {
+    case 'RINGING_INCOMING':
+      if (features.voicemail !== undefined && call.pendingCallee === undefined)
+        capabilities.redirectToVoiceMail = true
+      break
+    case 'RINGING_OUTGOING': {
+      const callee = ringingCallee(call)?.endpoint.loginName
+      if (callee === undefined) break
+      if (directory.featuresOf?.(callee)?.voicemail !== undefined)
+        capabilities.overflowToVoiceMail = true
+      if (features.callBack) capabilities.callBack = true
+      break
+    }
+    case 'ACTIVE': {
+      const others = call.connections.filter(
+        (connection) => connection.endpoint.loginName !== loginName,
+      )
+      if (features.park && others.length === 1) capabilities.park = true
+      if (features.recording) recordingCapabilities(call, loginName, directory, capabilities)
+      break
+    }
+    case 'HELD':
+      if (features.recording && call.recordState !== undefined)
+        recordingCapabilities(call, loginName, directory, capabilities)
+      break
+    default:
+      break
+  }
+  return capabilities
+}
+
+function recordingCapabilities(
+  call: CallRecord,
+  loginName: string,
+  directory: TelephonyDirectory,
+  capabilities: CallCapabilities,
+): void {
+  const own = call.connections.find((connection) => connection.endpoint.loginName === loginName)
+  const deviceId = own?.endpoint.deviceId
+  const standard = deviceId === undefined || directory.ownerOfDevice(deviceId)?.multimedia !== true
+  if (call.recordState === undefined) {
+    capabilities.startRecord = true
+    return
+  }
+  capabilities.stopRecord = true
+  if (standard && call.recordState === 'RECORDING') capabilities.pauseRecord = true
+  if (standard && call.recordState === 'PAUSED') capabilities.resumeRecord = true
+}

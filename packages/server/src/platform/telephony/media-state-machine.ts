@@ -1,0 +1,51 @@
+/**
+ * The state machine of a connection: one party's side of a call, in the MediaState that party sees its own
+ * side in (a leg for the user whose device it is, a participant for everybody else in the call). The
+ * specification leaves call, leg and participant transitions "not shown"; this is the table we chose, with
+ * CSTA call-model semantics, recorded in docs/call-model.md (a test keeps the two equal).
+ *
+ * ```
+ *   (new) --make call, autoAnswer------------> RINGING_OUTGOING --callee answers--+
+ *   (new) --alerted (callee, or caller of a                                      |
+ *            make call without autoAnswer)---> RINGING_INCOMING --answer---------+--> ACTIVE <--hold/retrieve--> HELD
+ *                                               |  caller of a make call without |
+ *                                               |  autoAnswer answers: the callee|
+ *                                               +--is called-> RINGING_OUTGOING  |
+ *   any state --last party left / released--> RELEASING --> (gone)
+ *   any state --dropped, timed out, left-----> (gone)
+ * ```
+ *
+ * UNKNOWN, OFF_HOOK, IDLE and DIALING are wire values no operation produces today (a connection exists
+ * from the moment it rings): they have no transitions.
+ */
+import type { MediaState } from '@openness/wire'
+
+/**
+ * The states a connection may be created in: ringing (called, or calling), and for a party that joins a call
+ * already connected or held (pickup with autoAnswer, unpark, a leg moved to another device, a party that joins
+ * by transfer or merge, the park slot).
+ */
+export const CONNECTION_INITIAL_STATES = [
+  'RINGING_INCOMING',
+  'RINGING_OUTGOING',
+  'ACTIVE',
+  'HELD',
+] as const satisfies readonly MediaState[]
+
+/** The allowed moves of a connection's state; a connection may also leave its call from any state. */
+export const CONNECTION_TRANSITIONS = {
+  UNKNOWN: [],
+  OFF_HOOK: [],
+  IDLE: [],
+  DIALING: [],
+  RINGING_INCOMING: ['RINGING_OUTGOING', 'ACTIVE', 'RELEASING'],
+  RINGING_OUTGOING: ['ACTIVE', 'RELEASING'],
+  ACTIVE: ['HELD', 'RELEASING'],
+  HELD: ['ACTIVE', 'RELEASING'],
+  RELEASING: [],
+} as const satisfies Record<MediaState, readonly MediaState[]>
+
+/** True when a connection may go from `from` to `to` (staying in a state is always allowed). */
+export function canTransition(from: MediaState, to: MediaState): boolean {
+  return from === to || (CONNECTION_TRANSITIONS[from] as readonly MediaState[]).includes(to)
+}

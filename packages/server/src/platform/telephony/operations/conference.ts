@@ -1,0 +1,118 @@
+/**
+ * Conference: merge of an active and a held call, participants added (MULTIMEDIA users) and dropped, and the
+ * participants query (CSTA semantics where the specification is silent; docs/call-model.md, "Consultation,
+ * transfer and conference"). A call with three parties or more is a conference; a party leaving it leaves
+ * the call going (PARTICIPANT_LEFT, basic.ts `leave`), and down to two parties it is a plain call again.
+ */
+import type { Participant } from '@openness/wire'
+import { PlatformError } from '../../platform-error.js'
+import type { Operation } from '../call-engine.js'
+import { callView, isUsers } from '../call-view.js'
+import type { TelephonyDirectory } from '../telephony-directory.js'
+import type { EngineCommand, TelephonyState } from '../telephony-state.js'
+import { leave } from './basic.js'
+import { requireConnection } from './guards.js'
+import { joinCalls, peekCall, ring, survivorOf, touch } from './transfer.js'
+
+type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
+
+const merge: Operation<Command<'merge'>> = (transaction, command, context) => {
+  if (command.callRef === command.heldCallRef)
+    throw new PlatformError('BAD_PARAMETER', 'heldCallRef: the held call must be another call')
+  const active = peekCall(transaction, command.callRef)
+  const held = peekCall(transaction, command.heldCallRef)
+  const activeConnection = requireConnection(active, command.loginName, ['ACTIVE'])
+  const deviceId = activeConnection.endpoint.deviceId
+  requireConnection(held, command.loginName, ['HELD'], deviceId)
+  if (
+    active.connections.every((c) => isUsers(c, command.loginName)) ||
+    held.connections.every((c) => isUsers(c, command.loginName))
+  )
+    throw new PlatformError('NOT_EXPECTED', 'Both calls need another party to merge')
+  const [survivor, absorbed] = survivorOf(active, held)
+  touch(transaction, active)
+  touch(transaction, held)
+  joinCalls(transaction, context, survivor, absorbed, command.loginName, 'CONFERENCED', (call) => {
+    for (const connection of call.connections)
+      if (
+        isUsers(connection, command.loginName) &&
+        connection.endpoint.deviceId === deviceId &&
+        connection.state === 'HELD'
+      )
+        connection.state = 'ACTIVE'
+  })
+  return undefined
+}
+
+const addParticipant: Operation<Command<'addParticipant'>> = (transaction, command, context) => {
+  const call = peekCall(transaction, command.callRef)
+  const own = requireConnection(call, command.loginName, ['ACTIVE'])
+  const person =
+    own.endpoint.deviceId === undefined
+      ? undefined
+      : context.directory.ownerOfDevice(own.endpoint.deviceId)
+  if (person?.multimedia !== true)
+    throw new PlatformError('NOT_ALLOWED', 'Only MULTIMEDIA users may add participants to a call')
+  const target = context.directory.resolve(command.callee)
+  if (target === undefined)
+    throw new PlatformError('NOT_FOUND', `callee: '${command.callee}' reaches nobody`)
+  if (call.connections.some((c) => c.endpoint.number === target.number))
+    throw new PlatformError('BAD_PARAMETER', `callee: ${target.number} is already in the call`)
+  ring(transaction, touch(transaction, call).call, target, context)
+  return undefined
+}
+
+const dropParticipant: Operation<Command<'dropParticipant'>> = (transaction, command) => {
+  const call = peekCall(transaction, command.callRef)
+  requireConnection(call, command.loginName, ['ACTIVE', 'HELD'])
+  const dropped = call.connections.filter(
+    (c) => !isUsers(c, command.loginName) && c.endpoint.number === command.participantId,
+  )
+  if (dropped.length === 0)
+    throw new PlatformError(
+      'NOT_FOUND',
+      `No participant '${command.participantId}' in call ${command.callRef}`,
+    )
+  const indexes = dropped.map((c) => call.connections.indexOf(c))
+  const copy = touch(transaction, call).call
+  leave(
+    transaction,
+    copy,
+    copy.connections.filter((_, index) => indexes.includes(index)),
+  )
+  return undefined
+}
+
+export const conferenceOperations = { merge, addParticipant, dropParticipant }
+
+/**
+ * The participants of a call as `loginName` sees them (GET /calls/{callRef}/participants): NOT_FOUND when
+ * the call is unknown or the user is not in it.
+ */
+export function listParticipants(
+  state: TelephonyState,
+  callRef: string,
+  loginName: string,
+  directory: TelephonyDirectory,
+): Participant[] {
+  const call = state.calls[callRef]
+  const view = call === undefined ? undefined : callView(call, loginName, directory, state.calls)
+  if (view === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
+  return view.participants ?? []
+}
+
+/** One participant of a call as `loginName` sees it (GET .../participants/{participantId}); NOT_FOUND otherwise. */
+export function getParticipant(
+  state: TelephonyState,
+  callRef: string,
+  participantId: string,
+  loginName: string,
+  directory: TelephonyDirectory,
+): Participant {
+  const participant = listParticipants(state, callRef, loginName, directory).find(
+    (candidate) => candidate.participantId === participantId,
+  )
+  if (participant === undefined)
+    throw new PlatformError('NOT_FOUND', `No participant '${participantId}' in call ${callRef}`)
+  return participant
+}

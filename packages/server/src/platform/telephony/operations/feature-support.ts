@@ -1,0 +1,132 @@
+/** Helpers shared by the call features (redirect, pickup, park, callbacks, media); docs/call-model.md. */
+import type { CallCause } from '@openness/wire'
+import { PlatformError } from '../../platform-error.js'
+import type { EngineContext } from '../call-engine.js'
+import type { CallFeatures } from '../telephony-directory.js'
+import type { CallRecord, DeviceRecord, Endpoint, TelephonyState } from '../telephony-state.js'
+import type { Transaction } from '../transaction.js'
+
+/** NOT_ALLOWED unless the directory offers the feature to the user. */
+export function requireFeature(
+  context: EngineContext,
+  loginName: string,
+  feature: Exclude<keyof CallFeatures, 'voicemail'>,
+): void {
+  if (context.directory.featuresOf?.(loginName)?.[feature] !== true)
+    throw new PlatformError('NOT_ALLOWED', `'${loginName}' has no ${feature} feature`)
+}
+
+/** The voice mail of the user, as a service endpoint; NOT_ALLOWED when the user has none. */
+export function requireVoicemail(context: EngineContext, loginName: string): Endpoint {
+  const number = context.directory.featuresOf?.(loginName)?.voicemail
+  if (number === undefined)
+    throw new PlatformError('NOT_ALLOWED', `'${loginName}' has no voice mail`)
+  return { number, service: 'VOICEMAIL' }
+}
+
+/** The user's device, in service: NOT_FOUND unknown, NOT_ALLOWED another user's, NOT_EXPECTED out of service. */
+export function requireOwnDevice(
+  transaction: Transaction,
+  context: EngineContext,
+  loginName: string,
+  deviceId: string,
+): Endpoint {
+  const owner = context.directory.ownerOfDevice(deviceId)
+  if (owner === undefined) throw new PlatformError('NOT_FOUND', `No device '${deviceId}'`)
+  if (owner.loginName !== loginName)
+    throw new PlatformError('NOT_ALLOWED', `Device ${deviceId} is not a device of '${loginName}'`)
+  const device = transaction.state.devices[deviceId]
+  if (device !== undefined && device.state !== 'IN_SERVICE')
+    throw new PlatformError('NOT_EXPECTED', `Device ${deviceId} is out of service`)
+  return { number: deviceId, deviceId, loginName }
+}
+
+/** True when the device is ACTIVE in a call other than `exceptCallRef`. */
+export function activeElsewhere(
+  state: TelephonyState,
+  deviceId: string | undefined,
+  exceptCallRef?: string,
+): boolean {
+  if (deviceId === undefined) return false
+  return Object.values(state.calls).some(
+    (call) =>
+      call.callRef !== exceptCallRef &&
+      call.connections.some(
+        (connection) => connection.endpoint.deviceId === deviceId && connection.state === 'ACTIVE',
+      ),
+  )
+}
+
+/** Makes the endpoint ring in the call, with the ringing timeout of basic calls. */
+export function ring(
+  transaction: Transaction,
+  call: CallRecord,
+  endpoint: Endpoint,
+  context: EngineContext,
+): void {
+  call.connections.push({ endpoint, state: 'RINGING_INCOMING' })
+  transaction.schedule(context.settings.ringingTimeoutMs, {
+    type: 'ringingTimeout',
+    callRef: call.callRef,
+    number: endpoint.number,
+  })
+}
+
+/** Cancels the ringing timeout of one party of the call. */
+export function cancelRinging(transaction: Transaction, callRef: string, number: string): void {
+  transaction.cancelTimers(
+    (command) =>
+      command.type === 'ringingTimeout' && command.callRef === callRef && command.number === number,
+  )
+}
+
+/** Releases the whole call: every party RELEASING, then the call removed, both steps with `cause`. */
+export function releaseCall(transaction: Transaction, call: CallRecord, cause?: CallCause): void {
+  for (const connection of call.connections) connection.state = 'RELEASING'
+  transaction.commit(cause)
+  transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
+  transaction.removeCall(call.callRef)
+  transaction.commit(cause)
+}
+
+/**
+ * A call no directory user is in any more is of no one's concern on the platform (an outside caller left
+ * with the voice mail): it is removed at once. Returns true when it was.
+ */
+export function forgetIfNoUser(transaction: Transaction, call: CallRecord): boolean {
+  if (call.connections.some((connection) => connection.endpoint.loginName !== undefined))
+    return false
+  transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
+  transaction.removeCall(call.callRef)
+  transaction.commit()
+  return true
+}
+
+/** Adds `newDestination` to the OnCallRemoved events of the call emitted since `from` (wire facts 6). */
+export function addNewDestination(
+  transaction: Transaction,
+  from: number,
+  callRef: string,
+  newDestination: string,
+): void {
+  for (const event of transaction.events.slice(from))
+    if (event.eventName === 'OnCallRemoved' && event['callRef'] === callRef) {
+      const { deviceCapabilities, ...rest } = event
+      // Keeps the wire order: newDestination before deviceCapabilities.
+      for (const key of Object.keys(event)) delete event[key]
+      Object.assign(event, rest, { newDestination, deviceCapabilities })
+    }
+}
+
+/** The device record, copied for change into the transaction's state. */
+export function changeDevice(
+  transaction: Transaction,
+  deviceId: string,
+  change: Partial<DeviceRecord>,
+): DeviceRecord | undefined {
+  const device = transaction.state.devices[deviceId]
+  if (device === undefined) return undefined
+  const changed = { ...device, ...change }
+  transaction.state.devices = { ...transaction.state.devices, [deviceId]: changed }
+  return changed
+}

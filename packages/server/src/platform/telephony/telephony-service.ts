@@ -1,0 +1,194 @@
+/**
+ * The runtime around the pure call engine (design section 2; issue 4 items 4 and 5): it holds the current
+ * state, runs commands one at a time, stores the state after each command, then publishes the command's
+ * events, and keeps one clock timer armed for the earliest pending engine timer, whose command it runs when
+ * due. Started over a stored state, it re-arms that state's timers: calls and timers survive a restart.
+ */
+import type { CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
+import { callChanges } from './call-changes.js'
+import {
+  DEFAULT_ENGINE_SETTINGS,
+  type EngineContext,
+  type EngineSettings,
+  execute,
+} from './call-engine.js'
+import type { TelephonyDirectory } from './telephony-directory.js'
+import {
+  type DeviceRecord,
+  type EngineCommand,
+  initialState,
+  type PendingTimer,
+  type TelephonyState,
+} from './telephony-state.js'
+
+/** What the service needs. */
+export interface TelephonyServiceOptions {
+  store: CallStore
+  directory: TelephonyDirectory
+  clock: Clock
+  events: EventSink
+  /** The devices of the directory: all of them at first start; the missing ones are added at a restart. */
+  devices: readonly DeviceRecord[]
+  settings?: EngineSettings
+  /** Told when a timer's command fails; the timer is dropped all the same. */
+  onTimerError?: (error: unknown, timer: PendingTimer) => void
+}
+
+/** The answer of a command. */
+export interface CommandResult {
+  /** The callRef of the call the command created, where it has one. */
+  callRef?: string
+  /** The events the command published, in order. */
+  events: readonly PlatformEvent[]
+}
+
+export class TelephonyService {
+  readonly #store: CallStore
+  readonly #clock: Clock
+  readonly #events: EventSink
+  readonly #context: EngineContext
+  readonly #onTimerError: (error: unknown, timer: PendingTimer) => void
+  #state: TelephonyState
+  /** The tail of the queue of commands: each runs alone, on the state the previous one left. */
+  #queue: Promise<unknown> = Promise.resolve()
+  #armed: { at: number; timer: Timer } | undefined
+  #stopped = false
+
+  private constructor(options: TelephonyServiceOptions, state: TelephonyState) {
+    this.#store = options.store
+    this.#clock = options.clock
+    this.#events = options.events
+    this.#context = {
+      directory: options.directory,
+      settings: options.settings ?? DEFAULT_ENGINE_SETTINGS,
+    }
+    this.#onTimerError = options.onTimerError ?? (() => {})
+    this.#state = state
+  }
+
+  /**
+   * Loads the stored state (or starts from the directory's devices), adds the directory's devices the
+   * stored state lacks, stores it, and arms the earliest pending timer (at once when already due).
+   */
+  static async start(options: TelephonyServiceOptions): Promise<TelephonyService> {
+    const loaded = await options.store.load()
+    const state =
+      loaded === undefined
+        ? initialState([...options.devices])
+        : withDevices(loaded, options.devices)
+    if (state !== loaded) await options.store.save(state, callChanges(loaded, state))
+    const service = new TelephonyService(options, state)
+    service.#arm()
+    return service
+  }
+
+  /** The state after the last command, for queries; never change it. */
+  get state(): TelephonyState {
+    return this.#state
+  }
+
+  /**
+   * Runs the command after the ones already queued, at the clock's time; resolves once its state is stored
+   * and its events published. Rejects with the engine's PlatformError (nothing changed) or the store's error
+   * (nothing changed either: the state stays the last stored one).
+   */
+  execute(command: EngineCommand): Promise<CommandResult> {
+    return this.#enqueue(() => {
+      const result = execute(this.#state, command, this.#clock.now(), this.#context)
+      return this.#commit(result.state, result.events, result.callRef)
+    })
+  }
+
+  /** Resolves once every command queued so far (timers' included) is done. */
+  async idle(): Promise<void> {
+    await this.#queue
+  }
+
+  /** Stops running timers and accepting commands; resolves once the queued commands are done. */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    this.#armed?.timer.cancel()
+    this.#armed = undefined
+    await this.#queue.catch(() => {})
+  }
+
+  #enqueue<T>(job: () => Promise<T>): Promise<T> {
+    if (this.#stopped) return Promise.reject(new Error('The telephony service is stopped'))
+    const run = this.#queue.then(job, job)
+    this.#queue = run.catch(() => {})
+    return run
+  }
+
+  /** Stores the new state, makes it current, publishes the events and re-arms the timer. */
+  async #commit(
+    next: TelephonyState,
+    events: readonly PlatformEvent[],
+    callRef?: string,
+  ): Promise<CommandResult> {
+    await this.#store.save(next, callChanges(this.#state, next))
+    this.#state = next
+    for (const event of events) this.#events.publish(event)
+    this.#arm()
+    return { ...(callRef !== undefined && { callRef }), events }
+  }
+
+  /** Keeps one clock timer armed for the earliest pending engine timer. */
+  #arm(): void {
+    if (this.#stopped) return
+    const at = earliest(this.#state.timers)
+    if (this.#armed?.at === at) return
+    this.#armed?.timer.cancel()
+    this.#armed = undefined
+    if (at === undefined) return
+    const timer = this.#clock.setTimer(Math.max(0, at - this.#clock.now()), () => {
+      if (this.#armed?.timer === timer) this.#armed = undefined
+      this.#enqueue(() => this.#runDueTimers()).catch(() => {})
+    })
+    this.#armed = { at, timer }
+  }
+
+  /** Runs the due timers, earliest first, each as a command of its own; a timer leaves the state as it runs. */
+  async #runDueTimers(): Promise<void> {
+    for (;;) {
+      const now = this.#clock.now()
+      const due = nextDue(this.#state.timers, now)
+      if (due === undefined || this.#stopped) break
+      const base: TelephonyState = {
+        ...this.#state,
+        timers: this.#state.timers.filter((timer) => timer !== due),
+      }
+      let result: { state: TelephonyState; events: readonly PlatformEvent[] }
+      try {
+        result = execute(base, due.command, now, this.#context)
+      } catch (error) {
+        this.#onTimerError(error, due)
+        result = { state: base, events: [] }
+      }
+      await this.#commit(result.state, result.events)
+    }
+    this.#arm()
+  }
+}
+
+/** The time of the earliest timer. */
+function earliest(timers: readonly PendingTimer[]): number | undefined {
+  let at: number | undefined
+  for (const timer of timers) if (at === undefined || timer.at < at) at = timer.at
+  return at
+}
+
+/** The earliest timer due at `now` (the first scheduled among equals). */
+function nextDue(timers: readonly PendingTimer[], now: number): PendingTimer | undefined {
+  let due: PendingTimer | undefined
+  for (const timer of timers)
+    if (timer.at <= now && (due === undefined || timer.at < due.at)) due = timer
+  return due
+}
+
+/** The state with the devices it lacks added (a directory changed between two starts). */
+function withDevices(state: TelephonyState, devices: readonly DeviceRecord[]): TelephonyState {
+  const missing = devices.filter((device) => !Object.hasOwn(state.devices, device.deviceId))
+  if (missing.length === 0) return state
+  const added = Object.fromEntries(missing.map((device) => [device.deviceId, device]))
+  return { ...state, devices: { ...state.devices, ...added } }
+}

@@ -1,0 +1,126 @@
+/**
+ * The CallStore port on SQLite or PostgreSQL through Kysely: one `telephony_call` row per call in
+ * progress, JSON in a text column, and one `telephony_state` row for the rest of the state. A save writes
+ * the changed calls, deletes the removed ones and rewrites the rest row only when it changed, in one
+ * transaction: its cost follows what the command changed, not how many calls are in progress.
+ */
+import type { Kysely } from 'kysely'
+import type { CallChanges, CallStore } from '../../platform/ports.js'
+import type { TelephonyState } from '../../platform/telephony/telephony-state.js'
+import { decodeState, encodeCall, encodeRest } from '../call-state-json.js'
+import type { CallDatabase } from './database.js'
+
+/** At three parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
+const BATCH_SIZE = 300
+const STATE_ROW = 'state'
+
+/** What the store does with the database it is given. */
+export interface SqlCallStoreOptions {
+  /** Whether `close()` destroys the Kysely instance (default true); false when it is shared. */
+  ownsDatabase?: boolean
+}
+
+export class SqlCallStore implements CallStore {
+  readonly #db: Kysely<CallDatabase>
+  readonly #ownsDatabase: boolean
+  /** The position the next new call gets; read from the table at the first save. */
+  #nextPosition: number | undefined
+  /** The rest row as last read or written, to skip rewriting it unchanged. */
+  #rest: string | undefined
+
+  /** Takes `db`, migrated by `openDatabase` and seen through `callTables(db)`. */
+  constructor(db: Kysely<CallDatabase>, options: SqlCallStoreOptions = {}) {
+    this.#db = db
+    this.#ownsDatabase = options.ownsDatabase ?? true
+  }
+
+  /** Reads the rest row and the calls, in creation order, from one snapshot of the database. */
+  async load(): Promise<TelephonyState | undefined> {
+    return this.#db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const rest = await trx
+          .selectFrom('telephony_state')
+          .select('value')
+          .where('name', '=', STATE_ROW)
+          .executeTakeFirst()
+        const calls = await trx
+          .selectFrom('telephony_call')
+          .select(['call_ref', 'record'])
+          .orderBy('position')
+          .execute()
+        if (rest === undefined) {
+          if (calls.length > 0) throw new Error('The telephony state has calls but no state row')
+          return undefined
+        }
+        this.#rest = rest.value
+        return decodeState(
+          rest.value,
+          calls.map((row) => [row.call_ref, row.record] as const),
+        )
+      })
+  }
+
+  /** Upserts the changed calls, deletes the removed ones and upserts the rest row, atomically. */
+  async save(state: TelephonyState, changes: CallChanges): Promise<void> {
+    const rest = encodeRest(state)
+    const records = changes.changedCallRefs.map((callRef) => {
+      const call = state.calls[callRef]
+      if (call === undefined) throw new Error(`Changed call ${callRef} is not in the state`)
+      return { callRef, record: encodeCall(call) }
+    })
+    await this.#db.transaction().execute(async (trx) => {
+      if (records.length > 0) {
+        let position = this.#nextPosition ?? (await nextPosition(trx))
+        const rows = records.map(({ callRef, record }) => ({
+          call_ref: callRef,
+          position: position++,
+          record,
+        }))
+        this.#nextPosition = position
+        for (let start = 0; start < rows.length; start += BATCH_SIZE) {
+          // An existing call keeps its position: only its record changes.
+          await trx
+            .insertInto('telephony_call')
+            .values(rows.slice(start, start + BATCH_SIZE))
+            .onConflict((oc) =>
+              oc.column('call_ref').doUpdateSet((eb) => ({ record: eb.ref('excluded.record') })),
+            )
+            .execute()
+        }
+      }
+      const removed = changes.removedCallRefs
+      for (let start = 0; start < removed.length; start += BATCH_SIZE) {
+        await trx
+          .deleteFrom('telephony_call')
+          .where('call_ref', 'in', removed.slice(start, start + BATCH_SIZE))
+          .execute()
+      }
+      if (rest !== this.#rest) {
+        await trx
+          .insertInto('telephony_state')
+          .values({ name: STATE_ROW, value: rest })
+          .onConflict((oc) =>
+            oc.column('name').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+          )
+          .execute()
+      }
+    })
+    this.#rest = rest
+  }
+
+  /** Destroys the Kysely instance when the store owns it. */
+  async close(): Promise<void> {
+    if (this.#ownsDatabase) await this.#db.destroy()
+  }
+}
+
+/** One past the highest position in the table (0 when it is empty). */
+async function nextPosition(db: Kysely<CallDatabase>): Promise<number> {
+  const { last } = await db
+    .selectFrom('telephony_call')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .executeTakeFirstOrThrow()
+  return last === null ? 0 : Number(last) + 1
+}

@@ -1,0 +1,232 @@
+/** The behaviour every CallStore adapter must show, run once per adapter by its test file. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { CallStore } from '../../src/platform/ports.js'
+import { callChanges } from '../../src/platform/telephony/call-changes.js'
+import type { CallRecord, TelephonyState } from '../../src/platform/telephony/telephony-state.js'
+
+/** A fresh, empty store, and, for durable adapters, a way to open its storage again after close(). */
+export interface CallStoreUnderTest {
+  store: CallStore
+  reopen?: () => Promise<CallStore>
+}
+
+/** A call between two users' devices, or with an outside party; unicode and optional fields included. */
+function call(callRef: string, overrides: Partial<CallRecord> = {}): CallRecord {
+  return {
+    callRef,
+    callUUID: `${callRef}-19b8a3c4000`,
+    connections: [
+      {
+        endpoint: { number: '1001', deviceId: '1001', loginName: 'émile' },
+        state: 'ACTIVE',
+      },
+      { endpoint: { number: '0612345678' }, state: 'RINGING_INCOMING' },
+    ],
+    initialCalled: { number: '0612345678' },
+    createdAt: 1_767_225_600_000,
+    ...overrides,
+  }
+}
+
+const FIRST = call('0000000000000001', { associatedData: 'commande n° 42 — 東京 🚀' })
+const SECOND = call('0000000000000002', {
+  recordState: 'PAUSED',
+  lastRedirecting: { number: '1002', deviceId: '1002', loginName: 'bob' },
+})
+const THIRD = call('0000000000000003', {
+  pendingCallee: { number: '1003', deviceId: '1003', loginName: 'carol' },
+})
+
+/** The whole state, with a field the engine may add later (the store keeps every field). */
+const STATE: TelephonyState & { parked: Record<string, string> } = {
+  sequence: 5,
+  calls: { [FIRST.callRef]: FIRST, [SECOND.callRef]: SECOND },
+  devices: {
+    '1001': {
+      deviceId: '1001',
+      loginName: 'émile',
+      state: 'IN_SERVICE',
+      mutable: true,
+      muted: false,
+    },
+    '1002': {
+      deviceId: '1002',
+      loginName: 'bob',
+      state: 'OUT_OF_SERVICE',
+      mutable: false,
+      muted: true,
+    },
+  },
+  timers: [
+    {
+      timerId: '0000000000000004',
+      at: 1_767_225_630_000,
+      command: { type: 'ringingTimeout', callRef: FIRST.callRef, number: '0612345678' },
+    },
+  ],
+  parked: { '1001': FIRST.callRef },
+}
+
+/** Saves `next` with the changes found against `previous`, as the telephony service does. */
+async function saveAfter(
+  store: CallStore,
+  previous: TelephonyState | undefined,
+  next: TelephonyState,
+): Promise<void> {
+  await store.save(next, callChanges(previous, next))
+}
+
+export function callStoreConformance(
+  name: string,
+  create: () => Promise<CallStoreUnderTest>,
+): void {
+  describe(`CallStore conformance: ${name}`, () => {
+    let store: CallStore
+    let reopen: CallStoreUnderTest['reopen']
+
+    beforeEach(async () => {
+      ;({ store, reopen } = await create())
+    })
+
+    afterEach(async () => {
+      await store.close()
+    })
+
+    it('loads undefined when nothing was ever saved', async () => {
+      expect(await store.load()).toBeUndefined()
+    })
+
+    it('loads back the state it saved, every field (even unknown ones) in its place', async () => {
+      await saveAfter(store, undefined, STATE)
+
+      const loaded = await store.load()
+
+      expect(loaded).toStrictEqual(STATE)
+      // Same fields in the same order: the state serializes byte for byte as it did before the save.
+      expect(JSON.stringify(loaded)).toBe(JSON.stringify(STATE))
+    })
+
+    it('saves a state with no calls', async () => {
+      const empty: TelephonyState = { sequence: 0, calls: {}, devices: {}, timers: [] }
+
+      await saveAfter(store, undefined, empty)
+
+      expect(await store.load()).toStrictEqual(empty)
+    })
+
+    it('writes changed calls, deletes removed ones and replaces the rest of the state', async () => {
+      await saveAfter(store, undefined, STATE)
+      const { parked: _parked, ...withoutParked } = STATE
+      const next: TelephonyState = {
+        ...withoutParked,
+        sequence: 6,
+        calls: {
+          [FIRST.callRef]: { ...FIRST, connections: [], recordState: 'RECORDING' },
+          [THIRD.callRef]: THIRD,
+        },
+        timers: [],
+      }
+
+      await saveAfter(store, STATE, next)
+
+      expect(await store.load()).toStrictEqual(next)
+    })
+
+    it('writes only the calls the changes name: a call left out keeps what was saved', async () => {
+      await saveAfter(store, undefined, STATE)
+      const next: TelephonyState = {
+        ...STATE,
+        calls: { ...STATE.calls, [SECOND.callRef]: { ...SECOND, associatedData: 'not saved' } },
+      }
+
+      await store.save(next, { changedCallRefs: [], removedCallRefs: [] })
+
+      expect(await store.load()).toStrictEqual(STATE)
+    })
+
+    it('lists calls in the order they were first saved, a modified call keeping its place', async () => {
+      const late = call('0000000000000000')
+      await saveAfter(store, undefined, STATE)
+      const second: TelephonyState = { ...STATE, calls: { ...STATE.calls, [late.callRef]: late } }
+      await saveAfter(store, STATE, second)
+      const third: TelephonyState = {
+        ...second,
+        calls: { ...second.calls, [FIRST.callRef]: { ...FIRST, associatedData: 'changed' } },
+      }
+
+      await saveAfter(store, second, third)
+
+      expect(Object.keys((await store.load())?.calls ?? {})).toStrictEqual([
+        FIRST.callRef,
+        SECOND.callRef,
+        late.callRef,
+      ])
+    })
+
+    it('saves and removes many calls at once', async () => {
+      const calls = Object.fromEntries(
+        Array.from({ length: 700 }, (_, index) => {
+          const callRef = (index + 10).toString(16).padStart(16, '0')
+          return [callRef, call(callRef)]
+        }),
+      )
+      const many: TelephonyState = { ...STATE, calls }
+      await saveAfter(store, undefined, many)
+      expect(Object.keys((await store.load())?.calls ?? {})).toStrictEqual(Object.keys(calls))
+
+      const none: TelephonyState = { ...STATE, calls: {} }
+      await saveAfter(store, many, none)
+
+      expect(await store.load()).toStrictEqual(none)
+    })
+
+    it('keeps what it saved apart from the objects the caller passed or received', async () => {
+      const given = structuredClone(STATE)
+      await saveAfter(store, undefined, given)
+      given.sequence = 99
+      given.timers.pop()
+      const givenCall = given.calls[FIRST.callRef]
+      if (givenCall) givenCall.associatedData = 'changed after save'
+
+      const received = await store.load()
+      const receivedCall = received?.calls[SECOND.callRef]
+      if (receivedCall) receivedCall.connections = []
+
+      expect(await store.load()).toStrictEqual(STATE)
+    })
+
+    it('keeps the state across closing and reopening', async (context) => {
+      if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
+      await saveAfter(store, undefined, STATE)
+      await store.close()
+
+      store = await reopen()
+
+      expect(await store.load()).toStrictEqual(STATE)
+    })
+
+    it('goes on after a reopen: new calls after the old ones, removals and changes kept', async (context) => {
+      if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
+      await saveAfter(store, undefined, STATE)
+      await store.close()
+      store = await reopen()
+      const loaded = await store.load()
+      if (loaded === undefined) throw new Error('nothing loaded after reopen')
+      const { [SECOND.callRef]: _removed, ...kept } = loaded.calls
+      const late = call('0000000000000000')
+      const next: TelephonyState = {
+        ...loaded,
+        sequence: 7,
+        calls: { ...kept, [late.callRef]: late },
+      }
+
+      await saveAfter(store, loaded, next)
+      await store.close()
+      store = await reopen()
+
+      const again = await store.load()
+      expect(again).toStrictEqual(next)
+      expect(Object.keys(again?.calls ?? {})).toStrictEqual([FIRST.callRef, late.callRef])
+    })
+  })
+}

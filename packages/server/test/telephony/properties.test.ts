@@ -1,0 +1,968 @@
+/**
+ * Property-based tests of the call engine (issue 4): random sequences of random commands by random users
+ * over a small directory (4 users, 6 devices, outside numbers), with time advancing and due timers fired,
+ * checking the model's invariants after every step, that every call ends once all parties hang up, and that
+ * the same sequence gives the same events byte for byte.
+ *
+ * Runs: `FC_RUNS` (default 1000), sequence length `FC_STEPS` (default 60); `FC_SEED` (and `FC_PATH`) replay
+ * a failure that fast-check reported.
+ *
+ * Adding a command: add an entry to ACTIONS (its parameters as an arbitrary, and how to turn them into an
+ * EngineCommand against the current state); the checks need nothing more.
+ */
+import type { Call, Leg, MediaState, Participant, UserState } from '@openness/wire'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { PlatformError } from '../../src/platform/platform-error.js'
+import type { PlatformEvent } from '../../src/platform/ports.js'
+import {
+  DEFAULT_ENGINE_SETTINGS,
+  type EngineContext,
+  execute,
+} from '../../src/platform/telephony/call-engine.js'
+import { callView } from '../../src/platform/telephony/call-view.js'
+import {
+  CONNECTION_INITIAL_STATES,
+  canTransition,
+} from '../../src/platform/telephony/media-state-machine.js'
+import type {
+  CallFeatures,
+  TelephonyDirectory,
+} from '../../src/platform/telephony/telephony-directory.js'
+import {
+  type EngineCommand,
+  initialState,
+  type TelephonyState,
+} from '../../src/platform/telephony/telephony-state.js'
+
+const RUNS = Number(process.env['FC_RUNS'] ?? 1000)
+const STEPS = Number(process.env['FC_STEPS'] ?? 60)
+const SEED = process.env['FC_SEED'] === undefined ? undefined : Number(process.env['FC_SEED'])
+const PATH = process.env['FC_PATH']
+
+// ---------------------------------------------------------------------------------------------------------
+// The directory: 4 users, one or two devices each, and outside numbers behind the outside-line prefix 0.
+
+const USERS = [
+  { loginName: 'alice', firstName: 'Alice', lastName: 'Arnaud', devices: ['1001', '1011'] },
+  { loginName: 'bob', firstName: 'Bob', lastName: 'Bernard', devices: ['1002'] },
+  { loginName: 'carol', firstName: 'Carol', lastName: 'Chevalier', devices: ['1003', '1013'] },
+  { loginName: 'dave', firstName: 'Dave', lastName: 'Dubois', devices: ['1004'], multimedia: true },
+] as const
+type User = (typeof USERS)[number]
+const LOGINS = USERS.map((user) => user.loginName)
+const DEVICES = USERS.flatMap((user) => user.devices)
+const OUTSIDE_PREFIX = '0'
+const OUTSIDE_NUMBER = '33123456789'
+/** What users dial: devices, login names, an outside number, and a number that reaches nobody. */
+const CALLEES = [...DEVICES, ...LOGINS, `${OUTSIDE_PREFIX}${OUTSIDE_NUMBER}`, '9999']
+
+const owners = new Map<string, User>(
+  USERS.flatMap((user) => user.devices.map((device) => [device, user] as const)),
+)
+/** Call features: alice and carol have them all, bob a voice mail only, dave none. */
+const FEATURES: Record<string, CallFeatures> = {
+  alice: { voicemail: '8001', park: true, recording: true, callBack: true },
+  bob: { voicemail: '8002' },
+  carol: { voicemail: '8003', park: true, recording: true, callBack: true },
+}
+const directory: TelephonyDirectory = {
+  ownerOfDevice: (deviceId) => {
+    const user = owners.get(deviceId)
+    return user && { ...user, multimedia: 'multimedia' in user && user.multimedia }
+  },
+  featuresOf: (loginName) => FEATURES[loginName] ?? {},
+  resolve: (dialed) => {
+    const byDevice = owners.get(dialed)
+    if (byDevice) return { number: dialed, deviceId: dialed, loginName: byDevice.loginName }
+    const byLogin = USERS.find((user) => user.loginName === dialed)
+    if (byLogin) {
+      const main = byLogin.devices[0]
+      return { number: main, deviceId: main, loginName: byLogin.loginName }
+    }
+    if (dialed.length > OUTSIDE_PREFIX.length && dialed.startsWith(OUTSIDE_PREFIX))
+      return { number: dialed.slice(OUTSIDE_PREFIX.length) }
+    return undefined
+  },
+}
+const context: EngineContext = { directory, settings: DEFAULT_ENGINE_SETTINGS }
+const RINGING_TIMEOUT = DEFAULT_ENGINE_SETTINGS.ringingTimeoutMs
+
+const emptyState = () =>
+  initialState(
+    USERS.flatMap((user) =>
+      user.devices.map((deviceId) => ({
+        deviceId,
+        loginName: user.loginName,
+        state: 'IN_SERVICE' as const,
+        mutable: true,
+        muted: false,
+      })),
+    ),
+  )
+
+// ---------------------------------------------------------------------------------------------------------
+// Actions: generated data that becomes an EngineCommand against the state it runs on (a call is picked by
+// index among the calls the user is in, or among all calls, or is unknown), or a move of the clock.
+
+/**
+ * Who acts on which call: mostly a user who is in the call (`call` picks the call among all, `user` the user
+ * among its users), sometimes any user on any call, sometimes a call that does not exist.
+ */
+type PartyPick =
+  | { among: 'party' | 'anyone'; call: number; user: number }
+  | { among: 'unknown'; user: number }
+const partyPick: fc.Arbitrary<PartyPick> = fc.oneof(
+  {
+    weight: 12,
+    arbitrary: fc.record({
+      among: fc.constant('party' as const),
+      call: fc.nat(7),
+      user: fc.nat(3),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      among: fc.constant('anyone' as const),
+      call: fc.nat(7),
+      user: fc.nat(3),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ among: fc.constant('unknown' as const), user: fc.nat(3) }) },
+)
+/** Which device: none given, one of the user's legs in the call, one of the user's devices, any device. */
+type DevicePick = { among: 'none' } | { among: 'leg' | 'mine' | 'any'; index: number }
+const devicePick: fc.Arbitrary<DevicePick> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant({ among: 'none' as const }) },
+  { weight: 5, arbitrary: fc.record({ among: fc.constant('leg' as const), index: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ among: fc.constant('mine' as const), index: fc.nat(3) }) },
+  { weight: 1, arbitrary: fc.record({ among: fc.constant('any' as const), index: fc.nat(7) }) },
+)
+const UNKNOWN_CALL = 'ffffffffffffffff'
+
+/** A user acting on a call. */
+interface Party {
+  user: User
+  loginName: string
+  callRef: string
+}
+
+/** What an action sees when it becomes a command. */
+class World {
+  constructor(readonly state: TelephonyState) {}
+
+  user(index: number): User {
+    return USERS[index % USERS.length] as User
+  }
+
+  party(pick: PartyPick): Party {
+    const calls = Object.keys(this.state.calls).sort()
+    const callRef =
+      pick.among === 'unknown' ? undefined : calls[pick.call % Math.max(1, calls.length)]
+    const users = [
+      ...new Set(
+        (callRef === undefined ? [] : (this.state.calls[callRef]?.connections ?? []))
+          .map((c) => c.endpoint.loginName)
+          .filter((login) => login !== undefined),
+      ),
+    ]
+    const login = pick.among === 'party' ? users[pick.user % Math.max(1, users.length)] : undefined
+    const user = USERS.find((u) => u.loginName === login) ?? this.user(pick.user)
+    return { user, loginName: user.loginName, callRef: callRef ?? UNKNOWN_CALL }
+  }
+
+  /** The login and callRef of a pick, for commands that carry just those. */
+  on(pick: PartyPick): { loginName: string; callRef: string } {
+    const { loginName, callRef } = this.party(pick)
+    return { loginName, callRef }
+  }
+
+  anyCall(index: number): string {
+    const calls = Object.keys(this.state.calls).sort()
+    return calls[index % Math.max(1, calls.length)] ?? UNKNOWN_CALL
+  }
+
+  /** The number of a party of the call (`index` among its connections). */
+  number(callRef: string, index: number): string {
+    const connections = this.state.calls[callRef]?.connections ?? []
+    return connections[index % Math.max(1, connections.length)]?.endpoint.number ?? '9999'
+  }
+
+  /** Another call of the user (for transfer and merge), else any call. */
+  otherCall(party: Party, index: number): string {
+    const calls = Object.keys(this.state.calls)
+      .sort()
+      .filter((callRef) => callRef !== party.callRef)
+    const mine = calls.filter((callRef) =>
+      this.state.calls[callRef]?.connections.some((c) => c.endpoint.loginName === party.loginName),
+    )
+    const among = mine.length > 0 ? mine : calls
+    return among[index % Math.max(1, among.length)] ?? UNKNOWN_CALL
+  }
+
+  device(party: Pick<Party, 'user' | 'callRef'>, pick: DevicePick): string | undefined {
+    if (pick.among === 'none') return undefined
+    const legs =
+      this.state.calls[party.callRef]?.connections
+        .filter((c) => c.endpoint.loginName === party.user.loginName)
+        .map((c) => c.endpoint.deviceId ?? c.endpoint.number) ?? []
+    const among: readonly string[] =
+      pick.among === 'leg' && legs.length > 0
+        ? legs
+        : pick.among === 'any'
+          ? DEVICES
+          : party.user.devices
+    return among[pick.index % among.length]
+  }
+}
+
+interface ActionKind<P> {
+  weight: number
+  params: fc.Arbitrary<P>
+  /** The command; undefined when the action is a move of the clock. */
+  command(world: World, params: P): EngineCommand | undefined
+  /** For clock actions: the time to move to. */
+  advance?(state: TelephonyState, now: number, params: P): number
+}
+
+const onCall = fc.record({ party: partyPick })
+const onLeg = fc.record({ party: partyPick, device: devicePick })
+type OnCall = { party: PartyPick }
+type OnLeg = { party: PartyPick; device: DevicePick }
+
+function withDevice<C extends EngineCommand>(command: C, deviceId: string | undefined): C {
+  return deviceId === undefined ? command : { ...command, deviceId }
+}
+
+/** A command of a user on a call, with the user's device when the pick gives one. */
+function legCommand<T extends 'answer' | 'hold' | 'retrieve' | 'alternate'>(
+  type: T,
+): ActionKind<OnLeg> {
+  return {
+    weight: 0,
+    params: onLeg,
+    command: (world, p) => {
+      const { loginName, callRef, user } = world.party(p.party)
+      return withDevice(
+        { type, loginName, callRef } as Extract<EngineCommand, { type: T }>,
+        world.device({ user, callRef }, p.device),
+      )
+    },
+  }
+}
+
+/** A command of a user on a call. */
+function callCommand<T extends 'release' | 'dropMe' | 'overflowToVoiceMail' | 'callbackRequest'>(
+  type: T,
+): ActionKind<OnCall> {
+  return {
+    weight: 0,
+    params: onCall,
+    command: (world, p) => {
+      const { loginName, callRef } = world.party(p.party)
+      return { type, loginName, callRef } as Extract<EngineCommand, { type: T }>
+    },
+  }
+}
+
+/** Transfer or merge: the user's call and another of its calls. */
+function twoCalls<T extends 'transfer' | 'merge'>(
+  type: T,
+): ActionKind<{ party: PartyPick; held: number }> {
+  return {
+    weight: 0,
+    params: fc.record({ party: partyPick, held: fc.nat(7) }),
+    command: (world, p) => {
+      const party = world.party(p.party)
+      return {
+        type,
+        loginName: party.loginName,
+        callRef: party.callRef,
+        heldCallRef: world.otherCall(party, p.held),
+      } as Extract<EngineCommand, { type: T }>
+    },
+  }
+}
+
+/** Every action the generator knows; add new engine commands here. */
+const ACTIONS = {
+  makeCall: {
+    weight: 6,
+    params: fc.record({
+      user: fc.nat(3),
+      device: fc.oneof(
+        {
+          weight: 9,
+          arbitrary: fc.record({ among: fc.constant('mine' as const), index: fc.nat(3) }),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.record({ among: fc.constant('any' as const), index: fc.nat(7) }),
+        },
+      ),
+      callee: fc.nat(CALLEES.length - 1),
+      autoAnswer: fc.boolean(),
+    }),
+    command: (world, p) => {
+      const user = world.user(p.user)
+      return {
+        type: 'makeCall',
+        loginName: user.loginName,
+        deviceId: world.device({ user, callRef: UNKNOWN_CALL }, p.device) ?? user.devices[0],
+        callee: CALLEES[p.callee] as string,
+        autoAnswer: p.autoAnswer,
+      }
+    },
+  } satisfies ActionKind<{
+    user: number
+    device: DevicePick
+    callee: number
+    autoAnswer: boolean
+  }>,
+  answer: { ...legCommand('answer'), weight: 6 },
+  release: { ...callCommand('release'), weight: 1 },
+  dropMe: { ...callCommand('dropMe'), weight: 2 },
+  hold: { ...legCommand('hold'), weight: 3 },
+  retrieve: { ...legCommand('retrieve'), weight: 3 },
+  alternate: { ...legCommand('alternate'), weight: 2 },
+  transfer: { ...twoCalls('transfer'), weight: 2 },
+  merge: { ...twoCalls('merge'), weight: 2 },
+  blindTransfer: {
+    weight: 1,
+    params: fc.record({ party: partyPick, to: fc.nat(CALLEES.length - 1) }),
+    command: (world, p) => ({
+      type: 'blindTransfer',
+      ...world.on(p.party),
+      transferTo: CALLEES[p.to] as string,
+    }),
+  } satisfies ActionKind<{ party: PartyPick; to: number }>,
+  addParticipant: {
+    weight: 1,
+    params: fc.record({ party: partyPick, callee: fc.nat(CALLEES.length - 1) }),
+    command: (world, p) => ({
+      type: 'addParticipant',
+      ...world.on(p.party),
+      callee: CALLEES[p.callee] as string,
+    }),
+  } satisfies ActionKind<{ party: PartyPick; callee: number }>,
+  dropParticipant: {
+    weight: 1,
+    params: fc.record({ party: partyPick, other: fc.nat(7) }),
+    command: (world, p) => {
+      const on = world.on(p.party)
+      return { type: 'dropParticipant', ...on, participantId: world.number(on.callRef, p.other) }
+    },
+  } satisfies ActionKind<{ party: PartyPick; other: number }>,
+  redirect: {
+    weight: 2,
+    params: fc.record({ party: partyPick, to: fc.nat(CALLEES.length + 1) }),
+    command: (world, p) => ({
+      type: 'redirect',
+      ...world.on(p.party),
+      redirectTo: [...CALLEES, 'VOICEMAIL', 'DVA'][p.to] as string,
+    }),
+  } satisfies ActionKind<{ party: PartyPick; to: number }>,
+  overflowToVoiceMail: { ...callCommand('overflowToVoiceMail'), weight: 1 },
+  pickup: {
+    weight: 2,
+    params: fc.record({
+      user: fc.nat(3),
+      device: fc.nat(3),
+      call: fc.nat(7),
+      other: fc.nat(7),
+      autoAnswer: fc.boolean(),
+    }),
+    command: (world, p) => {
+      const user = world.user(p.user)
+      const otherCallRef = world.anyCall(p.call)
+      return {
+        type: 'pickup',
+        loginName: user.loginName,
+        deviceId: user.devices[p.device % user.devices.length] as string,
+        otherCallRef,
+        otherPhoneNumber: world.number(otherCallRef, p.other),
+        autoAnswer: p.autoAnswer,
+      }
+    },
+  } satisfies ActionKind<{
+    user: number
+    device: number
+    call: number
+    other: number
+    autoAnswer: boolean
+  }>,
+  park: {
+    weight: 2,
+    params: fc.record({ party: partyPick, to: fc.option(fc.nat(DEVICES.length - 1)) }),
+    command: (world, p) => ({
+      type: 'park',
+      ...world.on(p.party),
+      ...(p.to !== null && { parkTo: DEVICES[p.to] as string }),
+    }),
+  } satisfies ActionKind<{ party: PartyPick; to: number | null }>,
+  unpark: {
+    weight: 2,
+    params: fc.record({ user: fc.nat(3), device: fc.nat(3), call: fc.nat(7) }),
+    command: (world, p) => {
+      const user = world.user(p.user)
+      // Mostly a parked call, and mostly by the user who parked it or the one it is parked on.
+      const parked = Object.values(world.state.calls).filter((call) => call.parked)
+      const call = parked[p.call % Math.max(1, parked.length)]
+      const owner =
+        call?.parked && p.user % 2 === 0 ? owners.get(call.parked.onDeviceId) : undefined
+      const who = owner ?? user
+      return {
+        type: 'unpark',
+        loginName: who.loginName,
+        deviceId:
+          (owner && call?.parked?.onDeviceId) ??
+          (who.devices[p.device % who.devices.length] as string),
+        heldCallRef: call?.callRef ?? world.anyCall(p.call),
+      }
+    },
+  } satisfies ActionKind<{ user: number; device: number; call: number }>,
+  callbackRequest: { ...callCommand('callbackRequest'), weight: 1 },
+  outgoingCallback: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), callee: fc.nat(CALLEES.length - 1) }),
+    command: (world, p) => ({
+      type: 'outgoingCallback',
+      loginName: world.user(p.user).loginName,
+      callee: CALLEES[p.callee] as string,
+    }),
+  } satisfies ActionKind<{ user: number; callee: number }>,
+  deleteCallback: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), index: fc.nat(3) }),
+    command: (world, p) => {
+      const loginName = world.user(p.user).loginName
+      const callbacks = world.state.callbacks?.[loginName] ?? []
+      const callbackId = callbacks[p.index % Math.max(1, callbacks.length)]?.callbackId ?? 'none'
+      return { type: 'deleteCallback', loginName, callbackId }
+    },
+  } satisfies ActionKind<{ user: number; index: number }>,
+  deleteCallbacks: {
+    weight: 1,
+    params: fc.nat(3),
+    command: (world, user) => ({ type: 'deleteCallbacks', loginName: world.user(user).loginName }),
+  } satisfies ActionKind<number>,
+  recording: {
+    weight: 2,
+    params: fc.record({
+      party: partyPick,
+      action: fc.constantFrom(
+        'start' as const,
+        'stop' as const,
+        'pause' as const,
+        'resume' as const,
+      ),
+    }),
+    command: (world, p) => ({ type: 'recording', ...world.on(p.party), action: p.action }),
+  } satisfies ActionKind<{ party: PartyPick; action: 'start' | 'stop' | 'pause' | 'resume' }>,
+  sendDtmf: {
+    weight: 1,
+    params: fc.record({
+      party: partyPick,
+      device: devicePick,
+      digits: fc.constantFrom('12#', '*9A', 'x'),
+    }),
+    command: (world, p) => {
+      const party = world.party(p.party)
+      return withDevice(
+        { type: 'sendDtmf', loginName: party.loginName, callRef: party.callRef, digits: p.digits },
+        world.device(party, p.device),
+      )
+    },
+  } satisfies ActionKind<{ party: PartyPick; device: DevicePick; digits: string }>,
+  attachData: {
+    weight: 1,
+    params: fc.record({
+      party: partyPick,
+      device: devicePick,
+      data: fc.constantFrom('order 42', ''),
+    }),
+    command: (world, p) => {
+      const party = world.party(p.party)
+      return withDevice(
+        {
+          type: 'attachData',
+          loginName: party.loginName,
+          callRef: party.callRef,
+          associatedData: p.data,
+        },
+        world.device(party, p.device),
+      )
+    },
+  } satisfies ActionKind<{ party: PartyPick; device: DevicePick; data: string }>,
+  moveLeg: {
+    weight: 2,
+    params: fc.record({ party: partyPick, leg: devicePick, to: fc.nat(3) }),
+    command: (world, p) => {
+      const party = world.party(p.party)
+      return {
+        type: 'moveLeg',
+        loginName: party.loginName,
+        callRef: party.callRef,
+        legId: world.device(party, p.leg) ?? (party.user.devices[0] as string),
+        deviceId: party.user.devices[p.to % party.user.devices.length] as string,
+      }
+    },
+  } satisfies ActionKind<{ party: PartyPick; leg: DevicePick; to: number }>,
+  mute: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), device: fc.nat(7), mute: fc.boolean() }),
+    command: (world, p) => {
+      const user = world.user(p.user)
+      const among: readonly string[] = p.device < 6 ? user.devices : DEVICES
+      return {
+        type: 'mute',
+        loginName: user.loginName,
+        deviceId: among[p.device % among.length] as string,
+        mute: p.mute,
+      }
+    },
+  } satisfies ActionKind<{ user: number; device: number; mute: boolean }>,
+  /** The clock moves on by a while (around the ringing timeout); the timers due meanwhile fire. */
+  wait: {
+    weight: 1,
+    params: fc.constantFrom(
+      1_000,
+      10_000,
+      RINGING_TIMEOUT - 1,
+      RINGING_TIMEOUT,
+      2 * RINGING_TIMEOUT,
+    ),
+    command: () => undefined,
+    advance: (_state, now, ms) => now + ms,
+  } satisfies ActionKind<number>,
+  /** The clock moves to the next pending timer, which fires. */
+  nextTimer: {
+    weight: 1,
+    params: fc.constant(null),
+    command: () => undefined,
+    advance: (state, now) =>
+      state.timers.length === 0 ? now : Math.max(now, Math.min(...state.timers.map((t) => t.at))),
+  } satisfies ActionKind<null>,
+}
+
+type Kinds = typeof ACTIONS
+type ActionName = keyof Kinds
+type Action = {
+  [K in ActionName]: {
+    kind: K
+    params: Kinds[K]['params'] extends fc.Arbitrary<infer P> ? P : never
+  }
+}[ActionName]
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  ...(Object.entries(ACTIONS) as [ActionName, ActionKind<unknown>][]).map(([kind, spec]) => ({
+    weight: spec.weight,
+    arbitrary: spec.params.map((params) => ({ kind, params }) as Action),
+  })),
+)
+
+// ---------------------------------------------------------------------------------------------------------
+// Running a sequence.
+
+/** One step as the checks see it. */
+interface Step {
+  label: string
+  before: TelephonyState
+  after: TelephonyState
+  events: PlatformEvent[]
+  refused?: PlatformError
+}
+
+type Observer = (step: Step) => void
+
+/** The engine driven like the service drives it: commands at a time, timers fired when due. */
+class Driver {
+  state = emptyState()
+  now = 0
+  readonly events: PlatformEvent[] = []
+
+  constructor(private readonly observe: Observer = () => {}) {}
+
+  /** Runs a command; a PlatformError refusal is part of the model, anything else is a bug. */
+  run(command: EngineCommand, label = JSON.stringify(command)): void {
+    const before = this.state
+    const json = JSON.stringify(before)
+    try {
+      const result = execute(before, command, this.now, context)
+      this.state = result.state
+      this.events.push(...result.events)
+      this.observe({ label, before, after: result.state, events: result.events })
+    } catch (error) {
+      if (!(error instanceof PlatformError)) throw error
+      // A refusal changes nothing (the state is copied on write; this also catches writes in place).
+      expect(JSON.stringify(before), `${label} refused but changed the state`).toBe(json)
+      this.events.push({
+        eventName: 'Refused',
+        loginName: '',
+        type: `${command.type} ${error.type}`,
+      })
+      this.observe({ label, before, after: before, events: [], refused: error })
+    }
+  }
+
+  /** Moves the clock to `to`, firing every timer due by then, earliest first, each at its own time. */
+  advance(to: number): void {
+    for (let fired = 0; ; fired++) {
+      if (fired > 1000) throw new Error('timers keep firing')
+      const due = this.state.timers
+        .filter((timer) => timer.at <= to)
+        .reduce<TelephonyState['timers'][number] | undefined>(
+          (first, timer) => (first === undefined || timer.at < first.at ? timer : first),
+          undefined,
+        )
+      if (due === undefined) break
+      // A timer fires once: the runner takes it out, then runs its command.
+      this.state = {
+        ...this.state,
+        timers: this.state.timers.filter((timer) => timer.timerId !== due.timerId),
+      }
+      this.now = Math.max(this.now, due.at)
+      this.run(due.command, `timer ${JSON.stringify(due.command)} at ${due.at}`)
+    }
+    this.now = Math.max(this.now, to)
+  }
+
+  act(step: Action): void {
+    const spec = ACTIONS[step.kind] as ActionKind<unknown>
+    const command = spec.command(new World(this.state), step.params)
+    if (command !== undefined) this.run(command)
+    if (spec.advance) this.advance(spec.advance(this.state, this.now, step.params))
+    // Time passes a little between two commands (so that timers are told apart).
+    this.advance(this.now + 100)
+  }
+
+  /** Everybody hangs up: each remaining call is released by one of its users, until none is left. */
+  hangUpAll(): void {
+    for (let round = 0; Object.keys(this.state.calls).length > 0; round++) {
+      if (round > 100) throw new Error('calls survive their release')
+      const [callRef, call] =
+        Object.entries(this.state.calls).sort(([a], [b]) => a.localeCompare(b))[0] ?? []
+      const user = call?.connections.find((c) => c.endpoint.loginName)?.endpoint.loginName
+      const parked = call?.parked
+      if (callRef !== undefined && user === undefined && parked !== undefined) {
+        // A parked outside caller: the parking user takes it back, then hangs up.
+        this.run({
+          type: 'unpark',
+          loginName: parked.loginName,
+          deviceId: parked.fromDeviceId,
+          heldCallRef: callRef,
+        })
+        continue
+      }
+      if (callRef === undefined || user === undefined)
+        throw new Error(`call ${callRef} has no user to release it`)
+      this.run({ type: 'release', loginName: user, callRef })
+      this.advance(this.now + 100)
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The checks.
+
+const BUSY_STATES: readonly MediaState[] = ['ACTIVE', 'HELD']
+
+/** The key of a connection across steps: the call, the party's number and kind (the n-th such). */
+function connectionStates(state: TelephonyState): Map<string, MediaState> {
+  const states = new Map<string, MediaState>()
+  for (const call of Object.values(state.calls)) {
+    const seen = new Map<string, number>()
+    for (const connection of call.connections) {
+      const { number, deviceId, service } = connection.endpoint
+      const party = `${number}:${service ?? (deviceId === undefined ? 'outside' : 'device')}`
+      const n = seen.get(party) ?? 0
+      seen.set(party, n + 1)
+      states.set(`${call.callRef}/${party}#${n}`, connection.state)
+    }
+  }
+  return states
+}
+
+const byId = <T>(items: readonly T[] | undefined, key: (item: T) => string) =>
+  [...(items ?? [])].sort((a, b) => key(a).localeCompare(key(b)))
+const normalized = (call: Call) => ({
+  callRef: call.callRef,
+  callData: call.callData,
+  legs: byId<Leg>(call.legs, (leg) => leg.deviceId),
+  participants: byId<Participant>(call.participants, (part) => part.participantId),
+})
+
+/** Replays the events a user receives into the calls as the user sees them. */
+function applyDelta(call: Call, event: PlatformEvent): Call {
+  const legs = new Map((call.legs ?? []).map((leg) => [leg.deviceId, leg]))
+  const parts = new Map((call.participants ?? []).map((part) => [part.participantId, part]))
+  for (const leg of (event['removedLegs'] as Leg[] | undefined) ?? []) legs.delete(leg.deviceId)
+  for (const leg of (event['modifiedLegs'] as Leg[] | undefined) ?? []) {
+    expect(legs.has(leg.deviceId), `modified leg ${leg.deviceId} unknown`).toBe(true)
+    legs.set(leg.deviceId, leg)
+  }
+  for (const leg of (event['addedLegs'] as Leg[] | undefined) ?? []) {
+    expect(legs.has(leg.deviceId), `added leg ${leg.deviceId} already there`).toBe(false)
+    legs.set(leg.deviceId, leg)
+  }
+  for (const id of (event['removedParticipantIds'] as string[] | undefined) ?? []) {
+    expect(parts.has(id), `removed participant ${id} unknown`).toBe(true)
+    parts.delete(id)
+  }
+  for (const part of (event['modifiedParticipants'] as Participant[] | undefined) ?? []) {
+    expect(parts.has(part.participantId), `modified participant ${part.participantId}`).toBe(true)
+    parts.set(part.participantId, part)
+  }
+  for (const part of (event['addedParticipants'] as Participant[] | undefined) ?? []) {
+    expect(parts.has(part.participantId), `added participant ${part.participantId}`).toBe(false)
+    parts.set(part.participantId, part)
+  }
+  const callData = 'callData' in event ? (event['callData'] as Call['callData']) : call.callData
+  return {
+    callRef: call.callRef,
+    ...(callData && { callData }),
+    legs: [...legs.values()],
+    participants: [...parts.values()],
+  }
+}
+
+/** Checks every step of one sequence, remembering what each user has been told. */
+class Checker {
+  /** What each user was told about each call: its view, or 'removed' once OnCallRemoved came. */
+  private readonly told = new Map<string, Map<string, Call | 'removed'>>(
+    LOGINS.map((login) => [login, new Map()]),
+  )
+  /** The last OnUserStateModified of each user (FREE before any). */
+  private readonly userStates = new Map<string, UserState>(LOGINS.map((login) => [login, 'FREE']))
+  readonly steps: string[] = []
+
+  observe = (step: Step): void => {
+    this.steps.push(step.refused ? `${step.label} -> ${step.refused.type}` : step.label)
+    const where = () => `after ${this.steps.length} steps:\n${this.steps.join('\n')}`
+    this.checkEvents(step, where)
+    this.checkState(step.after, where)
+    this.checkTransitions(step.before, step.after, where)
+  }
+
+  private checkEvents(step: Step, where: () => string): void {
+    for (const event of step.events) {
+      const told = this.told.get(event.loginName)
+      expect(
+        told,
+        `${event.eventName} for unknown user ${event.loginName}; ${where()}`,
+      ).toBeDefined()
+      if (told === undefined) continue
+      if (event.eventName === 'OnUserStateModified') {
+        const state = event['state'] as UserState
+        expect(state, `repeated user state for ${event.loginName}; ${where()}`).not.toBe(
+          this.userStates.get(event.loginName),
+        )
+        this.userStates.set(event.loginName, state)
+        continue
+      }
+      const callRef = event['callRef'] as string
+      const view = told.get(callRef)
+      const about = `${event.eventName} ${callRef} for ${event.loginName}`
+      switch (event.eventName) {
+        case 'OnCallCreated':
+          // A user may come back to a call it left (redirected or transferred back to it): a new
+          // OnCallCreated, never one while the user is in the call.
+          expect(view === undefined || view === 'removed', `${about} twice; ${where()}`).toBe(true)
+          told.set(callRef, {
+            callRef,
+            ...('callData' in event && { callData: event['callData'] as Call['callData'] }),
+            legs: (event['legs'] as Leg[] | undefined) ?? [],
+            participants: (event['participants'] as Participant[] | undefined) ?? [],
+          })
+          break
+        case 'OnCallModified': {
+          const previous = event['previousCallRef'] as string | undefined
+          if (previous !== undefined && (view === undefined || view === 'removed')) {
+            // The call replaces one the user was in (transfer, merge): the deltas apply to the old view,
+            // and the old callRef is closed for the user without an OnCallRemoved.
+            const old = told.get(previous)
+            expect(
+              old !== undefined && old !== 'removed',
+              `${about} replaces ${previous}; ${where()}`,
+            ).toBe(true)
+            if (old === undefined || old === 'removed') break
+            told.set(previous, 'removed')
+            told.set(callRef, applyDelta({ ...old, callRef }, event))
+            break
+          }
+          expect(
+            view !== undefined && view !== 'removed',
+            `${about} out of order; ${where()}`,
+          ).toBe(true)
+          if (view === undefined || view === 'removed') break
+          const next = applyDelta(view, event)
+          const from = view.callData?.state
+          const to = next.callData?.state
+          if (from && to)
+            expect(canTransition(from, to), `${about}: call ${from} -> ${to}; ${where()}`).toBe(
+              true,
+            )
+          told.set(callRef, next)
+          break
+        }
+        case 'OnCallRemoved':
+          expect(
+            view !== undefined && view !== 'removed',
+            `${about} out of order; ${where()}`,
+          ).toBe(true)
+          told.set(callRef, 'removed')
+          break
+        default:
+          break
+      }
+    }
+  }
+
+  private checkState(state: TelephonyState, where: () => string): void {
+    // No call without a connection, and nobody would see a call without a user in it.
+    for (const call of Object.values(state.calls)) {
+      expect(call.connections.length, `call ${call.callRef} is empty; ${where()}`).toBeGreaterThan(
+        0,
+      )
+      expect(
+        call.parked !== undefined ||
+          call.connections.some((c) => c.endpoint.loginName !== undefined),
+        `call ${call.callRef} has no user; ${where()}`,
+      ).toBe(true)
+      // Every connection's device exists and belongs to the connection's user.
+      for (const { endpoint } of call.connections) {
+        if (endpoint.deviceId === undefined) {
+          expect(endpoint.loginName, `outside party with a login; ${where()}`).toBeUndefined()
+          continue
+        }
+        const device = state.devices[endpoint.deviceId]
+        expect(device, `no device ${endpoint.deviceId}; ${where()}`).toBeDefined()
+        expect(device?.loginName, `device ${endpoint.deviceId} owner; ${where()}`).toBe(
+          endpoint.loginName,
+        )
+      }
+    }
+    // A device is in the calls its connections say: any per-device index of calls must agree.
+    for (const device of Object.values(state.devices)) {
+      const index = (device as unknown as Record<string, unknown>)['calls']
+      if (!Array.isArray(index)) continue
+      const calls = Object.values(state.calls)
+        .filter((call) => call.connections.some((c) => c.endpoint.deviceId === device.deviceId))
+        .map((call) => call.callRef)
+      expect([...index].sort(), `index of device ${device.deviceId}; ${where()}`).toEqual(
+        calls.sort(),
+      )
+    }
+    for (const login of LOGINS) {
+      // BUSY exactly when the user has an active or held connection, and the user was told so.
+      const busy = Object.values(state.calls).some((call) =>
+        call.connections.some(
+          (c) => c.endpoint.loginName === login && BUSY_STATES.includes(c.state),
+        ),
+      )
+      expect(this.userStates.get(login), `user state of ${login}; ${where()}`).toBe(
+        busy ? 'BUSY' : 'FREE',
+      )
+      // What the user was told about each call is the call as the user sees it now.
+      const told = this.told.get(login) ?? new Map()
+      for (const call of Object.values(state.calls)) {
+        const view = callView(call, login, directory, state.calls)
+        const known = told.get(call.callRef)
+        if (view === undefined) {
+          expect(
+            known === undefined || known === 'removed',
+            `${login} still in ${call.callRef}; ${where()}`,
+          ).toBe(true)
+          continue
+        }
+        expect(known, `${login} not told of ${call.callRef}; ${where()}`).not.toBe('removed')
+        expect(
+          known === undefined ? undefined : normalized(known as Call),
+          `${login}'s view of ${call.callRef}; ${where()}`,
+        ).toEqual(normalized(view))
+      }
+      for (const [callRef, known] of told)
+        if (known !== 'removed')
+          expect(
+            state.calls[callRef],
+            `${login} never told ${callRef} ended; ${where()}`,
+          ).toBeDefined()
+    }
+    // Every ringing timeout belongs to a connection that still rings, every park timeout to a parked call.
+    for (const timer of state.timers) {
+      const command = timer.command
+      if (command.type === 'parkTimeout')
+        expect(
+          state.calls[command.callRef]?.parked,
+          `stale ${JSON.stringify(timer)}; ${where()}`,
+        ).toBeDefined()
+      if (command.type !== 'ringingTimeout') continue
+      const ringing = state.calls[command.callRef]?.connections.some(
+        (c) => c.endpoint.number === command.number && c.state === 'RINGING_INCOMING',
+      )
+      expect(ringing, `stale timer ${JSON.stringify(timer)}; ${where()}`).toBe(true)
+    }
+  }
+
+  /** Every connection state change between two steps is one the table allows. */
+  private checkTransitions(
+    before: TelephonyState,
+    after: TelephonyState,
+    where: () => string,
+  ): void {
+    const previous = connectionStates(before)
+    for (const [key, state] of connectionStates(after)) {
+      const was = previous.get(key)
+      if (was === undefined)
+        expect(
+          (CONNECTION_INITIAL_STATES as readonly MediaState[]).includes(state),
+          `connection ${key} created ${state}; ${where()}`,
+        ).toBe(true)
+      else
+        expect(canTransition(was, state), `connection ${key}: ${was} -> ${state}; ${where()}`).toBe(
+          true,
+        )
+    }
+  }
+
+  /** Once every call ended: everybody was told, everybody is FREE, nothing is pending. */
+  checkEnd(state: TelephonyState): void {
+    const where = `after ${this.steps.length} steps:\n${this.steps.join('\n')}`
+    expect(state.calls, where).toEqual({})
+    expect(state.timers, where).toEqual([])
+    for (const [login, told] of this.told) {
+      for (const [callRef, known] of told)
+        expect(known, `${login} never told ${callRef} ended; ${where}`).toBe('removed')
+      expect(this.userStates.get(login), `${login} not FREE; ${where}`).toBe('FREE')
+    }
+  }
+}
+
+function runSequence(actions: readonly Action[], checker?: Checker): Driver {
+  const driver = new Driver(checker?.observe)
+  for (const step of actions) driver.act(step)
+  driver.hangUpAll()
+  checker?.checkEnd(driver.state)
+  return driver
+}
+
+const parameters = (): fc.Parameters<[Action[]]> => ({
+  numRuns: RUNS,
+  ...(SEED !== undefined && { seed: SEED }),
+  ...(PATH !== undefined && { path: PATH }),
+})
+
+describe('the call engine under random sequences of commands', () => {
+  it(`keeps its invariants after every step, ends every call, and is deterministic (${RUNS} runs)`, () => {
+    fc.assert(
+      fc.property(fc.array(action, { minLength: 1, maxLength: STEPS, size: 'max' }), (actions) => {
+        const checked = runSequence(actions, new Checker())
+        const again = runSequence(actions)
+        expect(JSON.stringify(again.events)).toBe(JSON.stringify(checked.events))
+        expect(JSON.stringify(again.state)).toBe(JSON.stringify(checked.state))
+      }),
+      parameters(),
+    )
+  }, 120_000)
+})

@@ -1,0 +1,389 @@
+/**
+ * The runtime around the call engine (issue 4 items 4 and 5): commands one at a time, the state stored
+ * after each, events published in order, engine timers run on the clock port, and calls and timers that
+ * survive a restart over the same SQLite file. A virtual clock drives time; nothing sleeps.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
+import type { CallStore, EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
+import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
+import type { DeviceRecord, EngineCommand } from '../../src/platform/telephony/telephony-state.js'
+import { startPlatform } from '../../src/service.js'
+import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
+import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
+import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
+import { TEST_SCRYPT_COST } from '../support/test-service.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+
+const people: Record<string, { loginName: string; firstName: string; lastName: string }> = {
+  '1001': { loginName: 'alice', firstName: 'Alice', lastName: 'Martin' },
+  '1002': { loginName: 'bob', firstName: 'Bob', lastName: 'Durand' },
+  '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Petit' },
+  '1004': { loginName: 'dave', firstName: 'Dave', lastName: 'Roux' },
+}
+const directory: TelephonyDirectory = {
+  ownerOfDevice: (deviceId) => people[deviceId],
+  resolve: (dialed) => {
+    const person = people[dialed]
+    return person ? { number: dialed, deviceId: dialed, loginName: person.loginName } : undefined
+  },
+}
+const devices: DeviceRecord[] = Object.entries(people).map(([deviceId, person]) => ({
+  deviceId,
+  loginName: person.loginName,
+  state: 'IN_SERVICE',
+  mutable: true,
+  muted: false,
+}))
+
+const RINGING_TIMEOUT_MS = 20_000
+
+class RecordingSink implements EventSink {
+  readonly events: PlatformEvent[] = []
+  publish(event: PlatformEvent): void {
+    this.events.push(event)
+  }
+  /** `eventName loginName [cause]` of each event, in order. */
+  get lines(): string[] {
+    return this.events.map((event) =>
+      [event.eventName, event.loginName, event['cause']].filter(Boolean).join(' '),
+    )
+  }
+}
+
+function start(store: CallStore, clock: VirtualClock, sink: EventSink): Promise<TelephonyService> {
+  return TelephonyService.start({
+    store,
+    directory,
+    clock,
+    events: sink,
+    devices,
+    settings: { ringingTimeoutMs: RINGING_TIMEOUT_MS },
+  })
+}
+
+function makeCall(loginName: string, deviceId: string, callee: string): EngineCommand {
+  return { type: 'makeCall', loginName, deviceId, callee, autoAnswer: true }
+}
+
+describe('TelephonyService', () => {
+  let clock: VirtualClock
+  let sink: RecordingSink
+  let service: TelephonyService
+
+  beforeEach(async () => {
+    clock = new VirtualClock()
+    sink = new RecordingSink()
+    service = await start(new MemoryCallStore(), clock, sink)
+  })
+
+  afterEach(async () => {
+    await service.stop()
+  })
+
+  it('places and answers a call, publishing the events of each command in order', async () => {
+    const made = await service.execute(makeCall('alice', '1001', '1002'))
+    const callRef = made.callRef ?? ''
+    const answered = await service.execute({ type: 'answer', loginName: 'bob', callRef })
+
+    expect(sink.events).toStrictEqual([...made.events, ...answered.events])
+    expect(sink.lines).toStrictEqual([
+      'OnCallCreated alice',
+      'OnCallCreated bob',
+      'OnCallModified alice',
+      'OnCallModified bob',
+      'OnUserStateModified alice',
+      'OnUserStateModified bob',
+    ])
+    expect(service.state.calls[callRef]?.connections.map((c) => c.state)).toStrictEqual([
+      'ACTIVE',
+      'ACTIVE',
+    ])
+    // Answering cancelled the ringing timeout: no engine timer, no clock timer.
+    expect(service.state.timers).toStrictEqual([])
+    expect(clock.pending).toBe(0)
+  })
+
+  it('releases an unanswered call with NOT_ANSWERED once the ringing timeout is over', async () => {
+    const { callRef = '' } = await service.execute(makeCall('alice', '1001', '1002'))
+    sink.events.length = 0
+
+    await clock.advance(RINGING_TIMEOUT_MS - 1)
+    await service.idle()
+    expect(service.state.calls[callRef]).toBeDefined()
+    expect(sink.events).toStrictEqual([])
+
+    await clock.advance(1)
+    await service.idle()
+    expect(service.state.calls).toStrictEqual({})
+    expect(service.state.timers).toStrictEqual([])
+    // The engine orders the events of one step; the service publishes them as given.
+    expect([...sink.lines].sort()).toStrictEqual([
+      'OnCallModified alice NOT_ANSWERED',
+      'OnCallRemoved alice NOT_ANSWERED',
+      'OnCallRemoved bob NOT_ANSWERED',
+    ])
+    expect(clock.pending).toBe(0)
+  })
+
+  it('arms the earliest of several timers, then the next one', async () => {
+    const first = await service.execute(makeCall('alice', '1001', '1002'))
+    await clock.advance(5_000)
+    const second = await service.execute(makeCall('carol', '1003', '1004'))
+
+    await clock.advance(RINGING_TIMEOUT_MS - 5_000)
+    await service.idle()
+    expect(Object.keys(service.state.calls)).toStrictEqual([second.callRef])
+
+    await clock.advance(5_000)
+    await service.idle()
+    expect(service.state.calls).toStrictEqual({})
+    expect(first.callRef).not.toBe(second.callRef)
+  })
+
+  it('runs commands one at a time, in the order they were asked, even when asked together', async () => {
+    let saving = 0
+    let mostAtOnce = 0
+    const memory = new MemoryCallStore()
+    const slowStore: CallStore = {
+      load: () => memory.load(),
+      save: async (state, changes) => {
+        saving += 1
+        mostAtOnce = Math.max(mostAtOnce, saving)
+        await new Promise((resolve) => setImmediate(resolve))
+        await memory.save(state, changes)
+        saving -= 1
+      },
+      close: () => memory.close(),
+    }
+    await service.stop()
+    service = await start(slowStore, clock, sink)
+
+    // The answer is asked before the call it answers is stored: it must wait for the make call.
+    const made = service.execute(makeCall('alice', '1001', '1002'))
+    const answered = service.execute({
+      type: 'answer',
+      loginName: 'bob',
+      callRef: '0000000000000001',
+    })
+    const refused = service.execute({ type: 'hold', loginName: 'carol', callRef: 'nonexistent' })
+    const other = service.execute(makeCall('carol', '1003', '1004'))
+
+    await expect(refused).rejects.toMatchObject({ type: 'NOT_FOUND' })
+    const results = await Promise.all([made, answered, other])
+    expect(results[0].callRef).toBe('0000000000000001')
+    expect(results[2].callRef).toBe('0000000000000003')
+    expect(mostAtOnce).toBe(1)
+    expect(sink.events).toStrictEqual(results.flatMap((result) => result.events))
+    expect((await memory.load())?.calls).toStrictEqual(service.state.calls)
+  })
+
+  it('changes nothing and publishes nothing when the store fails to save', async () => {
+    const memory = new MemoryCallStore()
+    let failing = false
+    const flakyStore: CallStore = {
+      load: () => memory.load(),
+      save: async (state, changes) => {
+        if (failing) throw new Error('disk full')
+        await memory.save(state, changes)
+      },
+      close: () => memory.close(),
+    }
+    await service.stop()
+    service = await start(flakyStore, clock, sink)
+    const before = service.state
+
+    failing = true
+    await expect(service.execute(makeCall('alice', '1001', '1002'))).rejects.toThrow('disk full')
+
+    expect(service.state).toBe(before)
+    expect(sink.events).toStrictEqual([])
+    failing = false
+    await expect(service.execute(makeCall('alice', '1001', '1002'))).resolves.toMatchObject({
+      callRef: '0000000000000001',
+    })
+  })
+
+  it('refuses commands once stopped', async () => {
+    await service.stop()
+    await expect(service.execute(makeCall('alice', '1001', '1002'))).rejects.toThrow(/stopped/)
+  })
+})
+
+describe('TelephonyService over a SQLite file, restarted', () => {
+  let root: string
+  let target: DatabaseTarget
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'openness-telephony-'))
+    target = { kind: 'sqlite', filename: join(root, 'calls.sqlite3') }
+  })
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
+
+  async function open(clock: VirtualClock, sink: EventSink) {
+    const store = new SqlCallStore(callTables(await openDatabase(target)))
+    const service = await start(store, clock, sink)
+    return {
+      service,
+      close: async () => {
+        await service.stop()
+        await store.close()
+      },
+    }
+  }
+
+  it('keeps the calls in progress and their pending timers, which fire at their time', async () => {
+    const clock = new VirtualClock()
+    const before = await open(clock, new RecordingSink())
+    const answered = await before.service.execute(makeCall('alice', '1001', '1002'))
+    await before.service.execute({
+      type: 'answer',
+      loginName: 'bob',
+      callRef: answered.callRef ?? '',
+    })
+    await clock.advance(5_000)
+    const ringing = await before.service.execute(makeCall('carol', '1003', '1004'))
+    const state = before.service.state
+    await before.close()
+    expect(clock.pending).toBe(0)
+
+    await clock.advance(10_000)
+    const sink = new RecordingSink()
+    const after = await open(clock, sink)
+    try {
+      expect(after.service.state).toStrictEqual(state)
+      expect(clock.pending).toBe(1)
+
+      await clock.advance(RINGING_TIMEOUT_MS - 10_000 - 1)
+      await after.service.idle()
+      expect(sink.events).toStrictEqual([])
+
+      await clock.advance(1)
+      await after.service.idle()
+      // The engine orders the events of one step; the service publishes them as given.
+      expect([...sink.lines].sort()).toStrictEqual([
+        'OnCallModified carol NOT_ANSWERED',
+        'OnCallRemoved carol NOT_ANSWERED',
+        'OnCallRemoved dave NOT_ANSWERED',
+      ])
+      expect(Object.keys(after.service.state.calls)).toStrictEqual([answered.callRef])
+      expect(ringing.callRef).not.toBe(answered.callRef)
+
+      // The call that survived can be released as usual, and the new state is stored.
+      await after.service.execute({
+        type: 'release',
+        loginName: 'alice',
+        callRef: answered.callRef ?? '',
+      })
+    } finally {
+      await after.close()
+    }
+    const again = await open(clock, new RecordingSink())
+    try {
+      expect(again.service.state.calls).toStrictEqual({})
+      expect(again.service.state.timers).toStrictEqual([])
+    } finally {
+      await again.close()
+    }
+  })
+
+  it('runs at start the timers that fell due while the service was down', async () => {
+    const clock = new VirtualClock()
+    const before = await open(clock, new RecordingSink())
+    await before.service.execute(makeCall('alice', '1001', '1002'))
+    await before.close()
+
+    await clock.advance(RINGING_TIMEOUT_MS * 2)
+    const sink = new RecordingSink()
+    const after = await open(clock, sink)
+    try {
+      await clock.advance(0)
+      await after.service.idle()
+      expect(after.service.state.calls).toStrictEqual({})
+      expect(sink.lines).toContain('OnCallRemoved bob NOT_ANSWERED')
+    } finally {
+      await after.close()
+    }
+  })
+})
+
+describe('the telephony service in the running platform', () => {
+  let root: string
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'openness-platform-telephony-'))
+  })
+
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
+
+  function startOn(clock: VirtualClock) {
+    return startPlatform({
+      database: { kind: 'sqlite', filename: join(root, 'openness.sqlite3') },
+      directoryFile: DEMO_DIRECTORY_FILE,
+      clock,
+      sessionTtlSeconds: 300,
+      scryptCost: TEST_SCRYPT_COST,
+      engineSettings: { ringingTimeoutMs: RINGING_TIMEOUT_MS },
+    })
+  }
+
+  it('knows every device of the directory, resolves logins and outside numbers, and survives a restart', async () => {
+    const clock = new VirtualClock()
+    const first = await startOn(clock)
+    let callRef = ''
+    try {
+      const { telephony } = first
+      expect(telephony.state.devices['1103']).toStrictEqual({
+        deviceId: '1103',
+        loginName: 'carol',
+        state: 'IN_SERVICE',
+        mutable: true,
+        muted: false,
+      })
+
+      // A login name reaches the user's MAIN device.
+      const internal = await telephony.execute(makeCall('alice', '1001', 'carol'))
+      callRef = internal.callRef ?? ''
+      expect(telephony.state.calls[callRef]?.connections.map((c) => c.endpoint)).toStrictEqual([
+        { number: '1001', deviceId: '1001', loginName: 'alice' },
+        { number: '1003', deviceId: '1003', loginName: 'carol' },
+      ])
+
+      // The outside-line prefix ("0" in the demo) reaches an outside number.
+      const outside = await telephony.execute(makeCall('bob', '1002', '0612345678'))
+      expect(
+        telephony.state.calls[outside.callRef ?? '']?.connections.map((c) => c.endpoint),
+      ).toStrictEqual([
+        { number: '1002', deviceId: '1002', loginName: 'bob' },
+        { number: '612345678' },
+      ])
+
+      await expect(telephony.execute(makeCall('dave', '1004', 'nobody'))).rejects.toMatchObject({
+        type: 'NOT_FOUND',
+      })
+    } finally {
+      await first.close()
+    }
+
+    const second = await startOn(clock)
+    try {
+      expect(second.telephony.state.calls[callRef]).toBeDefined()
+      await second.telephony.execute({ type: 'answer', loginName: 'carol', callRef })
+      expect(second.telephony.state.calls[callRef]?.connections.map((c) => c.state)).toStrictEqual([
+        'ACTIVE',
+        'ACTIVE',
+      ])
+    } finally {
+      await second.close()
+    }
+  })
+})
