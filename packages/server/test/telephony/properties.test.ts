@@ -820,6 +820,18 @@ class Checker {
   }
 
   private checkState(state: TelephonyState, where: () => string): void {
+    // A device talks in one call at a time: answering or calling again holds the active call first.
+    const activeOn = new Map<string, string>()
+    for (const call of Object.values(state.calls))
+      for (const connection of call.connections) {
+        const device = connection.endpoint.deviceId
+        if (device === undefined || connection.state !== 'ACTIVE') continue
+        expect(
+          activeOn.get(device),
+          `device ${device} is ACTIVE in two calls; ${where()}`,
+        ).toBeUndefined()
+        activeOn.set(device, call.callRef)
+      }
     // No call without a connection, and nobody would see a call without a user in it.
     for (const call of Object.values(state.calls)) {
       expect(call.connections.length, `call ${call.callRef} is empty; ${where()}`).toBeGreaterThan(

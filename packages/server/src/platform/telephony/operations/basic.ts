@@ -7,7 +7,7 @@ import type { EngineContext, Operation } from '../call-engine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { holdForConsultation } from './consultation.js'
-import { requireCall, requireConnection } from './guards.js'
+import { connectCallers, requireCall, requireConnection } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -108,6 +108,12 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
     ['RINGING_INCOMING'],
     command.deviceId,
   )
+  // Answering a call waiting puts the device's active call on hold first (CSTA; docs/call-model.md).
+  holdForConsultation(
+    transaction,
+    command.loginName,
+    connection.endpoint.deviceId ?? connection.endpoint.number,
+  )
   if (call.pendingCallee !== undefined && call.connections.length === 1) {
     connection.state = 'RINGING_OUTGOING'
     const callee = call.pendingCallee
@@ -117,8 +123,7 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
   }
   connection.state = 'ACTIVE'
   cancelRinging(transaction, call.callRef, connection.endpoint.number)
-  for (const other of call.connections)
-    if (other.state === 'RINGING_OUTGOING') other.state = 'ACTIVE'
+  connectCallers(transaction.state, call)
   return undefined
 }
 

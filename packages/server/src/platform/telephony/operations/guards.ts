@@ -1,7 +1,7 @@
 /** Checks shared by operations: the call and the user's connection must exist and be in the right state. */
 import type { MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { CallRecord, Connection } from '../telephony-state.js'
+import type { CallRecord, Connection, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
 /** The call, copied for change; NOT_FOUND when unknown. */
@@ -37,4 +37,29 @@ export function requireConnection(
       `The leg is ${own[0]?.state}; this needs ${states.join(' or ')}`,
     )
   return found
+}
+
+/** True when the connection's device is ACTIVE in a call other than `callRef`. */
+export function talksElsewhere(
+  state: TelephonyState,
+  callRef: string,
+  connection: Connection,
+): boolean {
+  const deviceId = connection.endpoint.deviceId
+  if (deviceId === undefined) return false
+  return Object.values(state.calls).some(
+    (other) =>
+      other.callRef !== callRef &&
+      other.connections.some((c) => c.endpoint.deviceId === deviceId && c.state === 'ACTIVE'),
+  )
+}
+
+/**
+ * The calling sides connect once the called side answers: ACTIVE, or HELD when the calling device went on
+ * to talk in another call meanwhile (a device talks in one call at a time; docs/call-model.md).
+ */
+export function connectCallers(state: TelephonyState, call: CallRecord): void {
+  for (const connection of call.connections)
+    if (connection.state === 'RINGING_OUTGOING')
+      connection.state = talksElsewhere(state, call.callRef, connection) ? 'HELD' : 'ACTIVE'
 }

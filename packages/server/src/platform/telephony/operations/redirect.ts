@@ -16,15 +16,15 @@ import {
   requireVoicemail,
   ring,
 } from './feature-support.js'
-import { requireCall, requireConnection } from './guards.js'
+import { connectCallers, requireCall, requireConnection } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
 /** The voice mail answers at once: the callers' ringing sides become ACTIVE. */
 function voicemailAnswers(transaction: Transaction, call: CallRecord): void {
   for (const connection of call.connections)
-    if (connection.state === 'RINGING_OUTGOING' || connection.endpoint.service === 'VOICEMAIL')
-      connection.state = 'ACTIVE'
+    if (connection.endpoint.service === 'VOICEMAIL') connection.state = 'ACTIVE'
+  connectCallers(transaction.state, call)
   transaction.commit()
 }
 
@@ -119,8 +119,7 @@ const pickup: Operation<Command<'pickup'>> = (transaction, command, context) => 
   cancelRinging(transaction, call.callRef, target.endpoint.number)
   if (command.autoAnswer) {
     call.connections.push({ endpoint: picker, state: 'ACTIVE' })
-    for (const connection of call.connections)
-      if (connection.state === 'RINGING_OUTGOING') connection.state = 'ACTIVE'
+    connectCallers(transaction.state, call)
   } else ring(transaction, call, picker, context)
   transaction.commit('PICKED_UP')
   return undefined
