@@ -143,7 +143,11 @@ async function main(): Promise<void> {
     ...(listeners.httpsPort !== undefined && { https: listeners.httpsPort }),
   }
   logger.info({ host: config.host, ...ports, dataDir: join(config.dataDir) }, 'listening')
-  const control = await startControlPlane(config, running.platform, logger)
+  const control = await startControlPlane(
+    config,
+    { ...running.platform, telephony: running.telephony },
+    logger,
+  )
   process.stdout.write(banner(config, ports, tls, control?.banner))
 
   let stopping = false

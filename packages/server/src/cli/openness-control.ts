@@ -41,6 +41,18 @@ Commands:
   devices update <login> <deviceId> <file|->   change a device
   devices remove <login> <deviceId>            remove a device
 
+Simulation:
+  calls incoming <from> <to>                   an outside number calls a public number or extension
+  devices answer <deviceId>                    the device answers the call ringing on it
+  devices offhook <deviceId>                   the device goes off-hook (answers what rings)
+  devices hangup <deviceId>                    the device hangs up: it leaves all its calls
+  devices auto-answer <deviceId> <on|off>      the device answers by itself, or no longer
+  devices service <deviceId> <in|out>          puts the device in or out of service
+  outside answer <number>                      the outside party answers the call ringing there
+  outside reject <number>                      the outside party rejects it
+  outside busy <number>                        the outside party is busy
+  outside hangup <number>                      the outside party hangs up: it leaves all its calls
+
 Options:
   --url <url>       the control plane (default: $CONTROL_URL, else ${DEFAULT_CONTROL_URL})
   --token <token>   the operator token (default: $CONTROL_TOKEN; the service prints it at start)
@@ -48,7 +60,7 @@ Options:
   -h, --help        print this help
 `
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 
 /** One command: its arguments, the request it makes, and what it says when the answer has no body. */
 interface Command {
@@ -56,6 +68,8 @@ interface Command {
   method: Method
   path(args: Readonly<Record<string, string>>): string
   done?(args: Readonly<Record<string, string>>): string
+  /** The body made of the arguments (commands without a file); a CliError for a bad argument. */
+  body?(args: Readonly<Record<string, string>>): unknown
 }
 
 const segment = encodeURIComponent
@@ -87,6 +101,75 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     path: devicePath,
     done: (args) => `Removed device ${args['deviceId']} of user ${args['login']}.`,
   },
+  'calls incoming': {
+    args: ['from', 'to'],
+    method: 'POST',
+    path: () => '/simulation/calls',
+    body: (args) => ({ from: args['from'], to: args['to'] }),
+  },
+  ...deviceAction('answer', (id) => `Device ${id} answered.`),
+  ...deviceAction('offhook', (id) => `Device ${id} went off-hook and answered.`),
+  ...deviceAction('hangup', (id) => `Device ${id} hung up.`),
+  'devices auto-answer': {
+    args: ['deviceId', 'on|off'],
+    method: 'PUT',
+    path: simulatedDevicePath,
+    body: (args) => ({ autoAnswer: choice(args['on|off'], { on: true, off: false }) }),
+  },
+  'devices service': {
+    args: ['deviceId', 'in|out'],
+    method: 'PUT',
+    path: simulatedDevicePath,
+    body: (args) => ({
+      state: choice(args['in|out'], { in: 'IN_SERVICE', out: 'OUT_OF_SERVICE' }),
+    }),
+  },
+  ...outsideAction('answer', 'answer', undefined, (n) => `Outside party ${n} answered.`),
+  ...outsideAction('reject', 'reject', undefined, (n) => `Outside party ${n} rejected the call.`),
+  ...outsideAction('busy', 'reject', { cause: 'BUSY' }, (n) => `Outside party ${n} was busy.`),
+  ...outsideAction('hangup', 'hangup', undefined, (n) => `Outside party ${n} hung up.`),
+}
+
+function simulatedDevicePath(args: Readonly<Record<string, string>>): string {
+  return `/simulation/devices/${segment(args['deviceId'] ?? '')}`
+}
+
+/** `devices <action> <deviceId>`: POST /simulation/devices/{deviceId}/<action>. */
+function deviceAction(action: string, done: (deviceId: string) => string): Record<string, Command> {
+  return {
+    [`devices ${action}`]: {
+      args: ['deviceId'],
+      method: 'POST',
+      path: (args) => `${simulatedDevicePath(args)}/${action}`,
+      done: (args) => done(args['deviceId'] ?? ''),
+    },
+  }
+}
+
+/** `outside <name> <number>`: POST /simulation/outside/{number}/<action>. */
+function outsideAction(
+  name: string,
+  action: string,
+  body: unknown,
+  done: (number: string) => string,
+): Record<string, Command> {
+  return {
+    [`outside ${name}`]: {
+      args: ['number'],
+      method: 'POST',
+      path: (args) => `/simulation/outside/${segment(args['number'] ?? '')}/${action}`,
+      done: (args) => done(args['number'] ?? ''),
+      ...(body !== undefined && { body: () => body }),
+    },
+  }
+}
+
+/** The value of one of the words a command argument may be. */
+function choice<T>(given: string | undefined, values: Readonly<Record<string, T>>): T {
+  const value = given === undefined ? undefined : values[given]
+  if (value === undefined)
+    throw new CliError(`'${given}' is not one of ${Object.keys(values).join(', ')}`, EXIT.usage)
+  return value
 }
 
 /** A command line that cannot be run, or a failure before any request; the message says why. */
@@ -138,7 +221,8 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       EXIT.usage,
     )
   const base = controlUrl(values.url ?? io.env['CONTROL_URL'] ?? DEFAULT_CONTROL_URL)
-  const body = args['file'] === undefined ? undefined : await readDocument(args['file'], io)
+  const body =
+    args['file'] !== undefined ? await readDocument(args['file'], io) : command.body?.(args)
 
   const response = await send(`${base}${command.path(args)}`, command.method, token, body)
   return report(response, command, args, values.json === true, io)

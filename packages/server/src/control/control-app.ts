@@ -16,6 +16,7 @@ import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { Directory } from '../platform/directory/directory.js'
 import { operatorToken } from './operator-token.js'
 import { deviceRoutes } from './routes/devices.js'
+import { type SimulationTelephony, simulationRoutes } from './routes/simulation.js'
 import { userRoutes } from './routes/users.js'
 
 /** Where the control plane's routes live. */
@@ -30,6 +31,8 @@ const CONTROL_BODY_LIMIT = 64 * 1024
 export interface ControlPlatform {
   directory: Directory
   product: { version: string }
+  /** The running call engine: with it, the simulation routes (docs/control-plane.md, "Simulation"). */
+  telephony?: SimulationTelephony
 }
 
 /** Options of the control plane. */
@@ -66,7 +69,8 @@ export async function buildControlApp(
         title: 'Communication Platform REST Openness Service: control plane',
         version: platform.product.version,
         description:
-          'Provisioning of the directory: users and their devices, in the directory file format. ' +
+          'Provisioning of the directory: users and their devices, in the directory file format; ' +
+          'simulation: calls from outside, simulated devices and outside parties. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
@@ -79,5 +83,7 @@ export async function buildControlApp(
   const { directory } = platform
   await app.register(userRoutes, { prefix: CONTROL_PATH, directory })
   await app.register(deviceRoutes, { prefix: CONTROL_PATH, directory })
+  if (platform.telephony)
+    await app.register(simulationRoutes, { prefix: CONTROL_PATH, telephony: platform.telephony })
   return app
 }

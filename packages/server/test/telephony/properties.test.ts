@@ -27,9 +27,11 @@ import {
 } from '../../src/platform/telephony/media-state-machine.js'
 import type {
   CallFeatures,
+  OutsideBehaviour,
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
 import {
+  type Connection,
   type EngineCommand,
   initialState,
   type TelephonyState,
@@ -54,8 +56,26 @@ const LOGINS = USERS.map((user) => user.loginName)
 const DEVICES = USERS.flatMap((user) => user.devices)
 const OUTSIDE_PREFIX = '0'
 const OUTSIDE_NUMBER = '33123456789'
-/** What users dial: devices, login names, an outside number, and a number that reaches nobody. */
-const CALLEES = [...DEVICES, ...LOGINS, `${OUTSIDE_PREFIX}${OUTSIDE_NUMBER}`, '9999']
+/** Outside numbers with a rule (OUTSIDE_NUMBER has none: it rings until the ringing timeout). */
+const OUTSIDE_RULES: Record<string, OutsideBehaviour> = {
+  '33100000003': { kind: 'ANSWER', afterMs: 2_000, hangUpAfterMs: 15_000 },
+  '33100000004': { kind: 'ANSWER' },
+  '33100000005': { kind: 'BUSY' },
+  '33100000008': { kind: 'REJECT', afterMs: 1_000 },
+}
+/** An outside number that calls in (incoming calls), besides the ones above. */
+const OUTSIDE_CALLER = '+33612345678'
+const OUTSIDE_NUMBERS = [OUTSIDE_NUMBER, ...Object.keys(OUTSIDE_RULES), OUTSIDE_CALLER]
+/** Public numbers: this prefix followed by a device id. */
+const PUBLIC_PREFIX = '+3315566'
+/** What users dial: devices, login names, outside numbers, and a number that reaches nobody. */
+const CALLEES = [
+  ...DEVICES,
+  ...LOGINS,
+  `${OUTSIDE_PREFIX}${OUTSIDE_NUMBER}`,
+  ...Object.keys(OUTSIDE_RULES).map((number) => `${OUTSIDE_PREFIX}${number}`),
+  '9999',
+]
 
 const owners = new Map<string, User>(
   USERS.flatMap((user) => user.devices.map((device) => [device, user] as const)),
@@ -83,6 +103,12 @@ const directory: TelephonyDirectory = {
     if (dialed.length > OUTSIDE_PREFIX.length && dialed.startsWith(OUTSIDE_PREFIX))
       return { number: dialed.slice(OUTSIDE_PREFIX.length) }
     return undefined
+  },
+  outsideBehaviour: (number) => OUTSIDE_RULES[number],
+  resolveIncoming: (dialed) => {
+    const extension = dialed.startsWith(PUBLIC_PREFIX) ? dialed.slice(PUBLIC_PREFIX.length) : dialed
+    const user = owners.get(extension)
+    return user && { number: extension, deviceId: extension, loginName: user.loginName }
   },
 }
 const context: EngineContext = { directory, settings: DEFAULT_ENGINE_SETTINGS }
@@ -199,6 +225,21 @@ class World {
     )
     const among = mine.length > 0 ? mine : calls
     return among[index % Math.max(1, among.length)] ?? UNKNOWN_CALL
+  }
+
+  /** An outside number: mostly one that is in a call, else any of them. */
+  outsideNumber(index: number): string {
+    const inCalls = [
+      ...new Set(
+        Object.values(this.state.calls).flatMap((call) =>
+          call.connections
+            .filter((c) => c.endpoint.deviceId === undefined && c.endpoint.service === undefined)
+            .map((c) => c.endpoint.number),
+        ),
+      ),
+    ].sort()
+    const among = inCalls.length > 0 && index % 4 !== 0 ? inCalls : OUTSIDE_NUMBERS
+    return among[index % among.length] as string
   }
 
   device(party: Pick<Party, 'user' | 'callRef'>, pick: DevicePick): string | undefined {
@@ -523,6 +564,80 @@ const ACTIONS = {
       }
     },
   } satisfies ActionKind<{ user: number; device: number; mute: boolean }>,
+  // Outside parties, incoming calls and simulated devices (operations/simulation.ts).
+  incomingCall: {
+    weight: 3,
+    params: fc.record({ from: fc.nat(OUTSIDE_NUMBERS.length + 1), to: fc.nat(2 * DEVICES.length) }),
+    command: (_world, p) => ({
+      type: 'incomingCall',
+      from: [...OUTSIDE_NUMBERS, '1002', 'bob'][p.from] as string,
+      to: [...DEVICES, ...DEVICES.map((device) => `${PUBLIC_PREFIX}${device}`), '9999'][
+        p.to
+      ] as string,
+    }),
+  } satisfies ActionKind<{ from: number; to: number }>,
+  outsidePartyAnswers: {
+    weight: 2,
+    params: fc.nat(15),
+    command: (world, index) => ({
+      type: 'outsidePartyAnswers',
+      number: world.outsideNumber(index),
+    }),
+  } satisfies ActionKind<number>,
+  outsidePartyRejects: {
+    weight: 1,
+    params: fc.record({ number: fc.nat(15), busy: fc.boolean() }),
+    command: (world, p) => ({
+      type: 'outsidePartyRejects',
+      number: world.outsideNumber(p.number),
+      ...(p.busy && { cause: 'BUSY' as const }),
+    }),
+  } satisfies ActionKind<{ number: number; busy: boolean }>,
+  outsidePartyHangsUp: {
+    weight: 2,
+    params: fc.nat(15),
+    command: (world, index) => ({
+      type: 'outsidePartyHangsUp',
+      number: world.outsideNumber(index),
+    }),
+  } satisfies ActionKind<number>,
+  deviceAnswers: {
+    weight: 2,
+    params: fc.nat(DEVICES.length),
+    command: (_world, index) => ({
+      type: 'deviceAnswers',
+      deviceId: [...DEVICES, '9999'][index] as string,
+    }),
+  } satisfies ActionKind<number>,
+  deviceHangsUp: {
+    weight: 1,
+    params: fc.nat(DEVICES.length),
+    command: (_world, index) => ({
+      type: 'deviceHangsUp',
+      deviceId: [...DEVICES, '9999'][index] as string,
+    }),
+  } satisfies ActionKind<number>,
+  setDevice: {
+    weight: 1,
+    params: fc.record({
+      device: fc.nat(DEVICES.length - 1),
+      autoAnswer: fc.option(fc.boolean()),
+      // Mostly back in service: a device out of service for long makes the sequence dull.
+      state: fc.option(
+        fc.constantFrom('IN_SERVICE' as const, 'IN_SERVICE' as const, 'OUT_OF_SERVICE' as const),
+      ),
+    }),
+    command: (_world, p) => ({
+      type: 'setDevice',
+      deviceId: DEVICES[p.device] as string,
+      ...(p.autoAnswer !== null && { autoAnswer: p.autoAnswer }),
+      ...(p.state !== null && { state: p.state }),
+    }),
+  } satisfies ActionKind<{
+    device: number
+    autoAnswer: boolean | null
+    state: 'IN_SERVICE' | 'OUT_OF_SERVICE' | null
+  }>,
   /** The clock moves on by a while (around the ringing timeout); the timers due meanwhile fire. */
   wait: {
     weight: 1,
@@ -645,6 +760,14 @@ class Driver {
         Object.entries(this.state.calls).sort(([a], [b]) => a.localeCompare(b))[0] ?? []
       const user = call?.connections.find((c) => c.endpoint.loginName)?.endpoint.loginName
       const parked = call?.parked
+      const outside = call?.connections.find(
+        (c) => c.endpoint.deviceId === undefined && c.endpoint.service === undefined,
+      )
+      if (callRef !== undefined && user === undefined && outside !== undefined) {
+        // A parked outside party: it hangs up (the parking device may be talking in another call).
+        this.run({ type: 'outsidePartyHangsUp', number: outside.endpoint.number, callRef })
+        continue
+      }
       if (callRef !== undefined && user === undefined && parked !== undefined) {
         // A parked outside caller: the parking user takes it back, then hangs up.
         this.run({
@@ -866,6 +989,22 @@ class Checker {
         calls.sort(),
       )
     }
+    // The index of the calls by user and by device (call-index.ts) says what the connections say.
+    for (const [field, keyOf] of [
+      ['callsByUser', (c: Connection) => c.endpoint.loginName],
+      ['callsByDevice', (c: Connection) => c.endpoint.deviceId],
+    ] as const) {
+      const index = state[field]
+      if (index === undefined) continue
+      const expected: Record<string, string[]> = {}
+      for (const call of Object.values(state.calls))
+        for (const key of new Set(call.connections.map(keyOf)))
+          if (key !== undefined) expected[key] = [...(expected[key] ?? []), call.callRef].sort()
+      const actual = Object.fromEntries(
+        Object.entries(index).map(([key, callRefs]) => [key, [...callRefs].sort()]),
+      )
+      expect(actual, `${field}; ${where()}`).toEqual(expected)
+    }
     for (const login of LOGINS) {
       // BUSY exactly when the user has an active or held connection, and the user was told so.
       const busy = Object.values(state.calls).some((call) =>
@@ -909,11 +1048,25 @@ class Checker {
           state.calls[command.callRef]?.parked,
           `stale ${JSON.stringify(timer)}; ${where()}`,
         ).toBeDefined()
-      if (command.type !== 'ringingTimeout') continue
-      const ringing = state.calls[command.callRef]?.connections.some(
-        (c) => c.endpoint.number === command.number && c.state === 'RINGING_INCOMING',
+      // The timers of a party (its ringing, auto answer, an outside rule) belong to that party, ringing
+      // for all but an outside party's hang-up.
+      const party =
+        command.type === 'ringingTimeout' ||
+        command.type === 'outsidePartyAnswers' ||
+        command.type === 'outsidePartyRejects'
+          ? { number: command.number, callRef: command.callRef, ringing: true }
+          : command.type === 'deviceAnswers'
+            ? { number: command.deviceId, callRef: command.callRef, ringing: true }
+            : command.type === 'outsidePartyHangsUp'
+              ? { number: command.number, callRef: command.callRef, ringing: false }
+              : undefined
+      if (party === undefined) continue
+      expect(party.callRef, `timer without a call ${JSON.stringify(timer)}`).toBeDefined()
+      const there = state.calls[party.callRef ?? '']?.connections.some(
+        (c) =>
+          c.endpoint.number === party.number && (!party.ringing || c.state === 'RINGING_INCOMING'),
       )
-      expect(ringing, `stale timer ${JSON.stringify(timer)}; ${where()}`).toBe(true)
+      expect(there, `stale timer ${JSON.stringify(timer)}; ${where()}`).toBe(true)
     }
   }
 

@@ -204,10 +204,13 @@ export function userParty(deviceId: string) {
 export class FeatureWorld extends World {
   readonly context: EngineContext
 
-  constructor(settings: Partial<EngineSettings> = {}) {
+  constructor(
+    settings: Partial<EngineSettings> = {},
+    telephonyDirectory: TelephonyDirectory = featureDirectory,
+  ) {
     super()
     this.context = {
-      directory: featureDirectory,
+      directory: telephonyDirectory,
       settings: { ...DEFAULT_ENGINE_SETTINGS, ...settings },
     }
     this.state = initialState(

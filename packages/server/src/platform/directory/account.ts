@@ -1,5 +1,6 @@
 /** The accounts of the directory as the platform holds them: users and administrators. */
 import type { ClirMode, User, UserPreferences, UserRight } from '@openness/wire'
+import type { OutsidePartyRule } from './directory-document.js'
 
 /** The provisioned part of a user: the User record of the specification plus the telephony setting. */
 export interface UserRecord extends Omit<User, 'dialingRule'> {
@@ -52,6 +53,8 @@ export interface NumberingPlan {
   exceptionRules: { lengthException: number; beginPatternException: string }[]
   extensionLength: number
   voicemailNumber?: string
+  /** Public numbers of the platform are this prefix followed by an extension (incoming calls). */
+  publicNumberPrefix?: string
 }
 
 /** Directory-wide settings. */
@@ -62,4 +65,6 @@ export interface DirectorySettings {
   /** Installed license counts, by right. */
   licenses: Record<UserRight, number>
   languages: { gui: string[]; tui: string[] }
+  /** What outside numbers do when called (the directory file's `outsideParties`); none when absent. */
+  outsideParties?: OutsidePartyRule[]
 }

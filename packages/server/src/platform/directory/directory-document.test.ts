@@ -113,7 +113,7 @@ const schemaCases: BrokenCase[] = [
     name: 'an unknown top-level field',
     edits: [[['colour'], 'blue']],
     errors: [
-      'colour: is not a known field (known fields: company, numberingPlan, licenses, languages, users, administrators)',
+      'colour: is not a known field (known fields: company, numberingPlan, licenses, languages, users, administrators, outsideParties)',
     ],
   },
   {
@@ -227,6 +227,40 @@ const schemaCases: BrokenCase[] = [
 ]
 
 const semanticCases: BrokenCase[] = [
+  {
+    name: 'an outside party rule with neither number nor prefix',
+    edits: [[['outsideParties'], [{ behaviour: 'BUSY' }]]],
+    errors: [
+      'outsideParties[0]: needs number (one outside number) or prefix (every number starting with it)',
+    ],
+  },
+  {
+    name: 'an outside party rule with both number and prefix',
+    edits: [[['outsideParties'], [{ number: '0612', prefix: '06', behaviour: 'BUSY' }]]],
+    errors: ['outsideParties[0]: has both number and prefix; give only one'],
+  },
+  {
+    name: 'outside party rules with a bad number, a second rule for a prefix, misplaced delays',
+    edits: [
+      [
+        ['outsideParties'],
+        [
+          { number: '06 12', behaviour: 'ANSWER' },
+          { prefix: '08', behaviour: 'REJECT' },
+          { prefix: '08', behaviour: 'BUSY', afterSeconds: 2 },
+          { number: '+33612', behaviour: 'REJECT', hangUpAfterSeconds: 5 },
+        ],
+      ],
+      [['numberingPlan', 'publicNumberPrefix'], '33-155'],
+    ],
+    errors: [
+      'numberingPlan.publicNumberPrefix: "33-155" must be digits, optionally after +',
+      'outsideParties[0].number: "06 12" must be digits, optionally after +: the outside number as dialed after the outside-line prefix',
+      'outsideParties[2].prefix: "08" already has a rule: outsideParties[1]',
+      'outsideParties[2].afterSeconds: is for ANSWER and REJECT only, and this rule is BUSY',
+      'outsideParties[3].hangUpAfterSeconds: is for ANSWER only, and this rule is REJECT',
+    ],
+  },
   {
     name: 'a login name that is not URL-safe',
     edits: [[['users', 0, 'loginName'], 'alice martin']],

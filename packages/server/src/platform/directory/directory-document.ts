@@ -40,6 +40,8 @@ const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
 const LOGIN_NAME = /^[A-Za-z0-9._-]+$/
 /** Device ids are phone numbers. */
 const DIGITS = /^[0-9]+$/
+/** Outside and public numbers: digits, optionally after a `+`. */
+const PHONE_NUMBER = /^\+?[0-9]+$/
 
 /** A device of a user in the directory file. */
 export const DirectoryDevice = Type.Object(
@@ -179,6 +181,30 @@ export const DirectoryAdministrator = Type.Object(
 )
 export type DirectoryAdministrator = Static<typeof DirectoryAdministrator>
 
+/** What an outside party does when the platform calls it (docs/directory-file.md, `outsideParties`). */
+export const OUTSIDE_BEHAVIOURS = ['ANSWER', 'BUSY', 'NO_ANSWER', 'REJECT'] as const
+
+/** A rule of the directory file's `outsideParties`: what an outside number, or every number of a prefix, does. */
+export const OutsidePartyRule = Type.Object(
+  {
+    number: Type.Optional(
+      Type.String({ description: 'one outside number, as dialed after the outside-line prefix' }),
+    ),
+    prefix: Type.Optional(
+      Type.String({ description: 'every outside number starting with these digits' }),
+    ),
+    behaviour: enumeration(OUTSIDE_BEHAVIOURS),
+    afterSeconds: Type.Optional(
+      Type.Number({ minimum: 0, description: 'ANSWER, REJECT: how long it rings first (0)' }),
+    ),
+    hangUpAfterSeconds: Type.Optional(
+      Type.Number({ minimum: 0, description: 'ANSWER: hangs up this long after answering' }),
+    ),
+  },
+  { ...closed, title: 'OutsidePartyRule' },
+)
+export type OutsidePartyRule = Static<typeof OutsidePartyRule>
+
 /** The whole directory file. */
 export const DirectoryDocument = Type.Object(
   {
@@ -198,6 +224,11 @@ export const DirectoryDocument = Type.Object(
         exceptionRules: Type.Optional(Type.Array(Type.Object(ExceptionRule.properties, closed))),
         extensionLength: Type.Integer({ minimum: 1 }),
         voicemailNumber: Type.Optional(Type.String()),
+        publicNumberPrefix: Type.Optional(
+          Type.String({
+            description: 'public numbers are this prefix followed by an extension: +3315566 + 1001',
+          }),
+        ),
       },
       closed,
     ),
@@ -225,6 +256,7 @@ export const DirectoryDocument = Type.Object(
     ),
     users: Type.Array(DirectoryUser),
     administrators: Type.Optional(Type.Array(DirectoryAdministrator)),
+    outsideParties: Type.Optional(Type.Array(OutsidePartyRule)),
   },
   { ...closed, title: 'DirectoryDocument' },
 )
@@ -388,7 +420,63 @@ function semanticCheck(document: DirectoryDocument): DirectoryProblem[] {
   document.users.forEach((user, index) => {
     checkAssistants(user, ['users', index], context.isUser, report)
   })
+  checkOutsideParties(document, report)
   return problems
+}
+
+/** The public number prefix and the outside party rules: number forms, one rule per number or prefix. */
+function checkOutsideParties(document: DirectoryDocument, report: Report): void {
+  const publicPrefix = document.numberingPlan.publicNumberPrefix
+  if (publicPrefix !== undefined && !PHONE_NUMBER.test(publicPrefix))
+    report({
+      path: ['numberingPlan', 'publicNumberPrefix'],
+      message: `${JSON.stringify(publicPrefix)} must be digits, optionally after +`,
+    })
+  const seen = new Map<string, string>()
+  document.outsideParties?.forEach((rule, index) => {
+    const path: DirectoryPath = ['outsideParties', index]
+    if ((rule.number === undefined) === (rule.prefix === undefined)) {
+      report({
+        path,
+        message:
+          rule.number === undefined
+            ? 'needs number (one outside number) or prefix (every number starting with it)'
+            : 'has both number and prefix; give only one',
+      })
+      return
+    }
+    const field = rule.number === undefined ? 'prefix' : 'number'
+    const value = rule.number ?? rule.prefix ?? ''
+    if (!PHONE_NUMBER.test(value))
+      report({
+        path: [...path, field],
+        message: `${JSON.stringify(value)} must be digits, optionally after +: the outside number as dialed after the outside-line prefix`,
+      })
+    else {
+      const key = `${field} ${value}`
+      const first = seen.get(key)
+      if (first !== undefined)
+        report({
+          path: [...path, field],
+          message: `${JSON.stringify(value)} already has a rule: ${first}`,
+        })
+      else seen.set(key, formatDirectoryPath(path))
+    }
+    if (
+      rule.afterSeconds !== undefined &&
+      rule.behaviour !== 'ANSWER' &&
+      rule.behaviour !== 'REJECT'
+    )
+      report({
+        path: [...path, 'afterSeconds'],
+        message: `is for ANSWER and REJECT only, and this rule is ${rule.behaviour}`,
+      })
+    if (rule.hangUpAfterSeconds !== undefined && rule.behaviour !== 'ANSWER')
+      report({
+        path: [...path, 'hangUpAfterSeconds'],
+        message: `is for ANSWER only, and this rule is ${rule.behaviour}`,
+      })
+  })
 }
 
 /** The login name (its form, and unique) and the password of an account at `path`. */

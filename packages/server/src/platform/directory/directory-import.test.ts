@@ -607,9 +607,17 @@ describe('importDirectory of the demo file', () => {
         exceptionRules: [{ lengthException: 6, beginPatternException: '39' }],
         extensionLength: 4,
         voicemailNumber: '8000',
+        publicNumberPrefix: '+3315566',
       },
       licenses: { TELEPHONY_BASIC: 50, TELEPHONY_ADVANCED: 20, MESSAGING: 20, CONFERENCING: 5 },
       languages: { gui: ['en', 'fr', 'de', 'es', 'it'], tui: ['en', 'fr', 'de'] },
+      outsideParties: [
+        { number: '0155660003', behaviour: 'ANSWER', afterSeconds: 3 },
+        { number: '0155660004', behaviour: 'ANSWER', afterSeconds: 2, hangUpAfterSeconds: 20 },
+        { number: '0155660005', behaviour: 'BUSY' },
+        { number: '0155660006', behaviour: 'NO_ANSWER' },
+        { prefix: '0899', behaviour: 'REJECT', afterSeconds: 1 },
+      ],
     })
   })
 })

@@ -112,9 +112,11 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
       exceptionRules: structuredClone(plan.exceptionRules ?? []),
       extensionLength: plan.extensionLength,
       voicemailNumber: plan.voicemailNumber,
+      publicNumberPrefix: plan.publicNumberPrefix,
     }),
     licenses: { ...document.licenses },
     languages: { gui: [...document.languages.gui], tui: [...document.languages.tui] },
+    ...(document.outsideParties && { outsideParties: structuredClone(document.outsideParties) }),
   }
 }
 

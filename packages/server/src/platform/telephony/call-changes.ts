@@ -10,6 +10,9 @@ export function callChanges(
   previous: TelephonyState | undefined,
   next: TelephonyState,
 ): CallChanges {
+  // What the engine's command recorded (the calls it touched), when `next` is its outcome on `previous`.
+  if (recorded !== undefined && recorded.next === next && recorded.previous === previous)
+    return recorded.changes
   const changedCallRefs: string[] = []
   for (const [callRef, call] of Object.entries(next.calls))
     if (previous?.calls[callRef] !== call) changedCallRefs.push(callRef)
@@ -18,4 +21,22 @@ export function callChanges(
       ? []
       : Object.keys(previous.calls).filter((callRef) => !Object.hasOwn(next.calls, callRef))
   return { changedCallRefs, removedCallRefs }
+}
+
+/**
+ * What the engine's last command changed, with the states before and after it (one command only: a map
+ * of every state to the one before it would keep every state ever made alive).
+ */
+let recorded: { previous: TelephonyState; next: TelephonyState; changes: CallChanges } | undefined
+
+/**
+ * @internal for the Transaction: what its command changed in the calls, so that `callChanges` costs what
+ * the command touched rather than a look at every call.
+ */
+export function recordCallChanges(
+  previous: TelephonyState,
+  next: TelephonyState,
+  changes: CallChanges,
+): void {
+  recorded = { previous, next, changes }
 }

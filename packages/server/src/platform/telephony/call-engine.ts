@@ -9,6 +9,7 @@ import { conferenceOperations } from './operations/conference.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
 import { redirectOperations } from './operations/redirect.js'
+import { simulationOperations } from './operations/simulation.js'
 import { transferOperations } from './operations/transfer.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { EngineCommand, TelephonyState } from './telephony-state.js'
@@ -20,6 +21,8 @@ export interface EngineSettings {
   ringingTimeoutMs: number
   /** A parked call is recalled to the device it was parked from after this long (default 60 s). */
   parkTimeoutMs?: number
+  /** A device with autoAnswer answers after ringing this long (operations/ringing.ts; default 1 s). */
+  autoAnswerDelayMs?: number
 }
 
 export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { ringingTimeoutMs: 30_000 }
@@ -55,6 +58,7 @@ const OPERATIONS: Operations = {
   ...parkOperations,
   ...callbackOperations,
   ...mediaOperations,
+  ...simulationOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */
@@ -66,8 +70,14 @@ export function execute(
 ): EngineResult {
   const transaction = new Transaction(state, context.directory, now)
   const operation = OPERATIONS[command.type] as Operation
-  const callRef = operation(transaction, command, context)
-  transaction.commit()
-  transaction.finish()
+  let callRef: string | undefined
+  try {
+    callRef = operation(transaction, command, context)
+    transaction.commit()
+    transaction.finish()
+  } catch (error) {
+    transaction.rollback()
+    throw error
+  }
   return { state: transaction.state, events: transaction.events, ...(callRef && { callRef }) }
 }

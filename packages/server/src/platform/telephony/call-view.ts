@@ -11,6 +11,7 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import { CallLookup } from './call-index.js'
 import { featureCapabilities } from './feature-capabilities.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { CallRecord, Connection, Endpoint } from './telephony-state.js'
@@ -77,7 +78,8 @@ export function consultationCapabilities(
   main: Connection,
   loginName: string,
   directory: TelephonyDirectory,
-  calls: Readonly<Record<string, CallRecord>> | undefined,
+  /** The engine's calls (a lookup of them, or all of them). */
+  calls: CallLookup | Readonly<Record<string, CallRecord>> | undefined,
 ): CallCapabilities {
   const capabilities: CallCapabilities = {}
   const deviceId = main.endpoint.deviceId
@@ -87,7 +89,8 @@ export function consultationCapabilities(
     (main.state === 'ACTIVE' || main.state === 'HELD')
   ) {
     const wanted = main.state === 'ACTIVE' ? 'HELD' : 'ACTIVE'
-    const paired = Object.values(calls).some(
+    const others = calls instanceof CallLookup ? calls.onDevice(deviceId) : Object.values(calls)
+    const paired = others.some(
       (other) =>
         other.callRef !== call.callRef &&
         other.connections.some(
@@ -125,8 +128,11 @@ export function callView(
   call: CallRecord,
   loginName: string,
   directory: TelephonyDirectory,
-  /** All calls of the engine: capabilities that depend on the user's other calls (transfer, merge) need them. */
-  calls?: Readonly<Record<string, CallRecord>>,
+  /**
+   * The calls of the engine (a lookup of them: call-index.ts, or all of them): capabilities that depend on
+   * the user's other calls (transfer, merge) need them.
+   */
+  calls?: CallLookup | Readonly<Record<string, CallRecord>>,
 ): Call | undefined {
   const own = call.connections.filter((connection) => isUsers(connection, loginName))
   const main = own[0]

@@ -6,7 +6,12 @@
  */
 import type { Device } from '@openness/wire'
 import type { Directory, UserAccount } from '../directory/directory.js'
-import type { CallFeatures, PartyPerson, TelephonyDirectory } from './telephony-directory.js'
+import type {
+  CallFeatures,
+  OutsideBehaviour,
+  PartyPerson,
+  TelephonyDirectory,
+} from './telephony-directory.js'
 import type { DeviceRecord, Endpoint } from './telephony-state.js'
 
 export class DirectoryTelephony implements TelephonyDirectory {
@@ -59,6 +64,57 @@ export class DirectoryTelephony implements TelephonyDirectory {
       recording: true,
       callBack: standard,
     }
+  }
+
+  /**
+   * The directory file's rule for an outside number (`outsideParties`): the rule naming the number, else
+   * the rule of its longest prefix; undefined without one (it rings until the ringing timeout).
+   */
+  outsideBehaviour(number: string): OutsideBehaviour | undefined {
+    let best: { length: number; rule: NonNullable<typeof rules>[number] } | undefined
+    const rules = this.directory.settings.outsideParties
+    for (const rule of rules ?? []) {
+      if (rule.number === number) {
+        best = { length: Number.POSITIVE_INFINITY, rule }
+        break
+      }
+      if (
+        rule.prefix !== undefined &&
+        number.startsWith(rule.prefix) &&
+        (best === undefined || rule.prefix.length > best.length)
+      )
+        best = { length: rule.prefix.length, rule }
+    }
+    if (best === undefined) return undefined
+    const { behaviour, afterSeconds, hangUpAfterSeconds } = best.rule
+    return {
+      kind: behaviour,
+      ...(afterSeconds !== undefined && { afterMs: Math.round(afterSeconds * 1000) }),
+      ...(hangUpAfterSeconds !== undefined && {
+        hangUpAfterMs: Math.round(hangUpAfterSeconds * 1000),
+      }),
+    }
+  }
+
+  /**
+   * The device an incoming call to `dialed` rings: a public number (the numbering plan's
+   * `publicNumberPrefix` followed by an extension) or an extension; an extension is a device id, else a
+   * user's companyPhone (its MAIN device).
+   */
+  resolveIncoming(dialed: string): Endpoint | undefined {
+    const prefix = this.directory.settings.numberingPlan.publicNumberPrefix
+    const extension =
+      prefix !== undefined && dialed.startsWith(prefix) && dialed.length > prefix.length
+        ? dialed.slice(prefix.length)
+        : dialed
+    const owner = this.directory.findUserByDevice(extension)
+    if (owner !== undefined)
+      return { number: extension, deviceId: extension, loginName: owner.loginName }
+    const user = this.directory.findUserBy('companyPhone', extension)
+    const device = user === undefined ? undefined : mainDevice(user)
+    return user === undefined || device === undefined
+      ? undefined
+      : { number: device, deviceId: device, loginName: user.loginName }
   }
 
   /** Every device of every user, in service, mutable and not muted: the engine's devices at first start. */

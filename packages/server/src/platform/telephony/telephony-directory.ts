@@ -24,6 +24,26 @@ export interface TelephonyDirectory {
    * media.ts); a directory without it offers none, as the real server did to the captured user.
    */
   featuresOf?(loginName: string): CallFeatures
+  /**
+   * What an outside number does when called (the directory file's `outsideParties` rules); undefined: it
+   * rings until the ringing timeout (operations/ringing.ts).
+   */
+  outsideBehaviour?(number: string): OutsideBehaviour | undefined
+  /**
+   * The device an incoming call from outside to `dialed` rings: a public number of the platform (mapped to
+   * its extension) or an extension; undefined when it reaches no device. Without it, `resolve` is used.
+   */
+  resolveIncoming?(dialed: string): Endpoint | undefined
+}
+
+/** How an outside party behaves when the platform calls it (docs/call-model.md, "Outside parties"). */
+export interface OutsideBehaviour {
+  /** ANSWER after `afterMs`; BUSY at once; NO_ANSWER: rings until the ringing timeout; REJECT after `afterMs`. */
+  kind: 'ANSWER' | 'BUSY' | 'NO_ANSWER' | 'REJECT'
+  /** ANSWER, REJECT: how long the party rings first (0 when absent). */
+  afterMs?: number
+  /** ANSWER: once answered, the party hangs up after this long (never when absent). */
+  hangUpAfterMs?: number
 }
 
 /** The call features of a user: shown as call capabilities, refused (NOT_ALLOWED) when absent. */

@@ -60,6 +60,8 @@ export interface DeviceRecord {
   state: OperationalState
   mutable: boolean
   muted: boolean
+  /** A simulated device that answers by itself, a short while after it starts ringing (operations/simulation.ts). */
+  autoAnswer?: boolean
 }
 
 /** A command the engine will run at a time, such as a ringing timeout. */
@@ -78,6 +80,12 @@ export interface TelephonyState {
   timers: PendingTimer[]
   /** The call back requests waiting for each user, by login name, oldest first. */
   callbacks?: Record<string, StoredCallback[]>
+  /**
+   * The index of the calls (call-index.ts): the callRefs of the calls each user (by login name) and each
+   * device has a connection in. Kept by the Transaction; a state without it is indexed at its first command.
+   */
+  callsByUser?: Record<string, string[]>
+  callsByDevice?: Record<string, string[]>
 }
 
 /** Commands the engine runs (one per operation of the telephony API, plus timers and simulation). */
@@ -141,6 +149,18 @@ export type EngineCommand =
     }
   | { type: 'moveLeg'; loginName: string; callRef: string; legId: string; deviceId: string }
   | { type: 'mute'; loginName: string; deviceId: string; mute: boolean }
+  // Outside parties, incoming calls and simulated devices (operations/simulation.ts). With `callRef` (the
+  // timers) a command acts on that call only and does nothing when nothing there matches any more.
+  | { type: 'incomingCall'; from: string; to: string }
+  | { type: 'outsidePartyAnswers'; number: string; callRef?: string }
+  | { type: 'outsidePartyRejects'; number: string; callRef?: string; cause?: RejectCause }
+  | { type: 'outsidePartyHangsUp'; number: string; callRef?: string }
+  | { type: 'deviceAnswers'; deviceId: string; callRef?: string }
+  | { type: 'deviceHangsUp'; deviceId: string }
+  | { type: 'setDevice'; deviceId: string; autoAnswer?: boolean; state?: OperationalState }
+
+/** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
+export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'
 
 /** The empty state for a directory's devices. */
 export function initialState(devices: readonly DeviceRecord[]): TelephonyState {

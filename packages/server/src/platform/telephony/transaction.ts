@@ -4,8 +4,26 @@
  */
 import type { Call, UserState } from '@openness/wire'
 import type { PlatformEvent } from '../ports.js'
+import { recordCallChanges } from './call-changes.js'
 import { callEvent } from './call-events.js'
+import {
+  buildIndex,
+  type CallIndexField,
+  CallLookup,
+  compareCallRefs,
+  indexKeys,
+  lookupOf,
+  setPendingCalls,
+} from './call-index.js'
 import { callView } from './call-view.js'
+import {
+  handOver,
+  inOrder,
+  own,
+  owns,
+  type SharedField,
+  type SharedRecord,
+} from './state-handover.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type {
   CallRecord,
@@ -31,13 +49,75 @@ export class Transaction {
   private readonly copied = new Set<string>()
   private readonly userStates = new Map<string, UserState>()
   private readonly involved = new Set<string>()
+  /**
+   * The calls and the call index are not copied: the first change of one either takes the record of the
+   * base state over (when the base state is the last one it was handed to: state-handover.ts) or copies it,
+   * and every change is logged (the value it replaced, first change of a key only), so that the base
+   * state's record can be told apart from the new one, rebuilt, or restored when the command fails.
+   */
+  private readonly undo = new Map<SharedField, Map<string, unknown>>()
+  /** The records this command may change in place, and which of them it took over from the base state. */
+  private readonly writable = new Set<SharedField>()
+  private readonly takenOver = new Set<SharedField>()
+  /** Every call the command touched (copied, added or removed): the index describes them as they were. */
+  private readonly touched = new Set<string>()
+  /** The calls as they were before the command. */
+  private readonly before: CallLookup
 
   constructor(
     private readonly base: TelephonyState,
     private readonly directory: TelephonyDirectory,
     readonly now: number,
   ) {
-    this.state = { ...base, calls: { ...base.calls }, timers: [...base.timers] }
+    this.state = { ...base, timers: [...base.timers] }
+    if (this.state.callsByUser === undefined || this.state.callsByDevice === undefined) {
+      // A state from before the index: indexed once, here.
+      const index = buildIndex(this.state.calls)
+      this.state.callsByUser = index.callsByUser
+      this.state.callsByDevice = index.callsByDevice
+      this.writable.add('callsByUser').add('callsByDevice')
+    }
+    setPendingCalls(this.state, this.touched)
+    this.before = new CallLookup(
+      (field, key) => this.baseValue(field, key) as readonly string[] | undefined,
+      (callRef) => this.baseValue('calls', callRef) as CallRecord | undefined,
+      () => [],
+      this.touched,
+    )
+  }
+
+  /** The record of the state being built. */
+  private record(field: SharedField): SharedRecord {
+    return (this.state as unknown as Record<SharedField, SharedRecord>)[field]
+  }
+
+  /** Sets (or deletes, with undefined) an entry of the calls or of the index, logging what it replaces. */
+  private put(field: SharedField, key: string, value: unknown): void {
+    let record = this.record(field)
+    if (!this.writable.has(field)) {
+      if (owns(this.base, record)) this.takenOver.add(field)
+      else {
+        record = { ...record }
+        ;(this.state as unknown as Record<SharedField, SharedRecord>)[field] = record
+      }
+      this.writable.add(field)
+    }
+    let log = this.undo.get(field)
+    if (log === undefined) {
+      log = new Map()
+      this.undo.set(field, log)
+    }
+    if (!log.has(key)) log.set(key, Object.hasOwn(record, key) ? record[key] : undefined)
+    if (value === undefined) delete record[key]
+    else record[key] = value
+  }
+
+  /** An entry as the base state has it. */
+  private baseValue(field: SharedField, key: string): unknown {
+    const log = this.undo.get(field)
+    if (log?.has(key)) return log.get(key)
+    const record = this.record(field)
+    return Object.hasOwn(record, key) ? record[key] : undefined
   }
 
   /** A new deterministic identifier (16 hex digits, URL-safe). */
@@ -59,7 +139,8 @@ export class Transaction {
           endpoint: { ...connection.endpoint },
         })),
       }
-      this.state.calls[callRef] = copy
+      this.put('calls', callRef, copy)
+      this.touched.add(callRef)
       this.copied.add(callRef)
       return copy
     }
@@ -69,10 +150,11 @@ export class Transaction {
   /** Adds a new call. */
   addCall(call: CallRecord): void {
     for (const user of usersOf(call))
-      if (!this.userStates.has(user)) this.userStates.set(user, userState(this.base, user))
+      if (!this.userStates.has(user)) this.userStates.set(user, userStateIn(this.before, user))
     this.rememberRelated(call)
     this.baseline.set(call.callRef, new Map())
-    this.state.calls[call.callRef] = call
+    this.put('calls', call.callRef, call)
+    this.touched.add(call.callRef)
     this.copied.add(call.callRef)
   }
 
@@ -81,7 +163,8 @@ export class Transaction {
     const current = this.state.calls[callRef]
     if (current === undefined) return
     if (!this.copied.has(callRef)) this.remember(current)
-    delete this.state.calls[callRef]
+    this.put('calls', callRef, undefined)
+    this.touched.add(callRef)
   }
 
   /** Schedules a command. */
@@ -99,14 +182,14 @@ export class Transaction {
   /** Emits the call events of what changed since the last commit, with the step's cause. */
   commit(cause?: StepCause): void {
     const involved = this.involved
+    const now = lookupOf(this.state)
     for (const [callRef, before] of this.baseline) {
       const call = this.state.calls[callRef]
       const users = new Set([...before.keys(), ...usersOf(call)])
       const after = new Map<string, Call | undefined>()
       for (const user of users) {
         involved.add(user)
-        const view =
-          call === undefined ? undefined : callView(call, user, this.directory, this.state.calls)
+        const view = call === undefined ? undefined : callView(call, user, this.directory, now)
         after.set(user, view)
         const event = callEvent(user, before.get(user), view, cause)
         if (event) this.events.push(event)
@@ -124,19 +207,15 @@ export class Transaction {
    * the state before the command.
    */
   private commitUntouched(cause: StepCause): void {
-    for (const other of Object.values(this.state.calls)) {
+    const now = lookupOf(this.state)
+    for (const other of callsOfUsers(now, this.involved)) {
       if (this.baseline.has(other.callRef)) continue
       const users = usersOf(other).filter((user) => this.involved.has(user))
       if (users.length === 0) continue
-      const before = this.base.calls[other.callRef]
+      const before = this.baseValue('calls', other.callRef) as CallRecord | undefined
       for (const user of users) {
-        const was = before && callView(before, user, this.directory, this.base.calls)
-        const event = callEvent(
-          user,
-          was,
-          callView(other, user, this.directory, this.state.calls),
-          cause,
-        )
+        const was = before && callView(before, user, this.directory, this.before)
+        const event = callEvent(user, was, callView(other, user, this.directory, now), cause)
         if (event) this.events.push(event)
       }
       this.rememberViews(other)
@@ -151,11 +230,82 @@ export class Transaction {
     for (const user of [...this.involved].sort()) {
       const state = userState(this.state, user)
       // A user first seen in a call added by this command: its state before the command.
-      const previous = this.userStates.get(user) ?? userState(this.base, user)
+      const previous = this.userStates.get(user) ?? userStateIn(this.before, user)
       if (state !== previous)
         this.events.push({ eventName: 'OnUserStateModified', loginName: user, state })
       this.userStates.set(user, state)
     }
+    this.close()
+  }
+
+  /**
+   * The end of a command that succeeded: indexes the calls it touched, hands the records it shares with
+   * the base state on to the new state, and records what changed in the calls (call-changes.ts).
+   */
+  private close(): void {
+    const touched = [...this.touched].sort(compareCallRefs)
+    for (const callRef of touched) {
+      const was = indexKeys(this.baseValue('calls', callRef) as CallRecord | undefined)
+      const is = indexKeys(this.state.calls[callRef])
+      this.reindex('callsByUser', callRef, was.users, is.users)
+      this.reindex('callsByDevice', callRef, was.devices, is.devices)
+    }
+    const fields = (['calls', 'callsByUser', 'callsByDevice'] as const).filter(
+      (field) => this.writable.has(field) || owns(this.base, this.record(field)),
+    )
+    for (const field of fields) {
+      if (!this.writable.has(field) || this.takenOver.has(field))
+        handOver(this.base, field, this.state, this.undo.get(field) ?? new Map())
+      own(this.state, this.record(field))
+    }
+    setPendingCalls(this.state, undefined)
+    const changedCallRefs: string[] = []
+    const removedCallRefs: string[] = []
+    for (const callRef of touched)
+      if (Object.hasOwn(this.state.calls, callRef)) changedCallRefs.push(callRef)
+      else if (this.baseValue('calls', callRef) !== undefined) removedCallRefs.push(callRef)
+    recordCallChanges(this.base, this.state, { changedCallRefs, removedCallRefs })
+  }
+
+  /** Moves `callRef` in the index from the entries of `was` to those of `is`. */
+  private reindex(
+    field: CallIndexField,
+    callRef: string,
+    was: ReadonlySet<string>,
+    is: ReadonlySet<string>,
+  ): void {
+    const entry = (key: string) =>
+      (Object.hasOwn(this.record(field), key) ? this.record(field)[key] : undefined) as
+        | string[]
+        | undefined
+    for (const key of was)
+      if (!is.has(key)) {
+        const left = (entry(key) ?? []).filter((ref) => ref !== callRef)
+        this.put(field, key, left.length > 0 ? left : undefined)
+      }
+    for (const key of is) if (!was.has(key)) this.put(field, key, [...(entry(key) ?? []), callRef])
+  }
+
+  /** The end of a command that failed: the base state's records as they were. */
+  rollback(): void {
+    for (const field of this.takenOver) {
+      const record = this.record(field)
+      const readded = new Set<string>()
+      for (const [key, value] of this.undo.get(field) ?? []) {
+        if (value === undefined) delete record[key]
+        else {
+          if (!Object.hasOwn(record, key)) readded.add(key)
+          record[key] = value
+        }
+      }
+      if (readded.size > 0) {
+        const ordered = inOrder(record, readded)
+        ;(this.base as unknown as Record<SharedField, SharedRecord>)[field] = ordered
+        own(this.base, ordered)
+      }
+    }
+    this.takenOver.clear()
+    setPendingCalls(this.state, undefined)
   }
 
   private remember(call: CallRecord): void {
@@ -166,9 +316,10 @@ export class Transaction {
 
   private rememberViews(call: CallRecord): void {
     const views = new Map<string, Call | undefined>()
+    const now = lookupOf(this.state)
     for (const user of usersOf(call)) {
-      views.set(user, callView(call, user, this.directory, this.state.calls))
-      if (!this.userStates.has(user)) this.userStates.set(user, userState(this.base, user))
+      views.set(user, callView(call, user, this.directory, now))
+      if (!this.userStates.has(user)) this.userStates.set(user, userStateIn(this.before, user))
     }
     this.baseline.set(call.callRef, views)
   }
@@ -181,16 +332,8 @@ export class Transaction {
   private rememberRelated(call: CallRecord): void {
     const users = usersOf(call)
     if (users.length === 0) return
-    for (const other of Object.values(this.state.calls))
-      if (
-        !this.baseline.has(other.callRef) &&
-        other.connections.some(
-          (connection) =>
-            connection.endpoint.loginName !== undefined &&
-            users.includes(connection.endpoint.loginName),
-        )
-      )
-        this.rememberViews(other)
+    for (const other of callsOfUsers(lookupOf(this.state), users))
+      if (!this.baseline.has(other.callRef)) this.rememberViews(other)
   }
 
   /** @internal the user state recorded before the first change, if any. */
@@ -199,9 +342,20 @@ export class Transaction {
   }
 }
 
+/** The calls of any of the users, in the order of the state's calls. */
+function callsOfUsers(lookup: CallLookup, users: Iterable<string>): CallRecord[] {
+  const found = new Map<string, CallRecord>()
+  for (const user of users) for (const call of lookup.ofUser(user)) found.set(call.callRef, call)
+  return [...found.values()].sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+}
+
 /** BUSY exactly when the user has an active or held connection (issue 4 invariant). */
 export function userState(state: TelephonyState, loginName: string): UserState {
-  for (const call of Object.values(state.calls))
+  return userStateIn(lookupOf(state), loginName)
+}
+
+function userStateIn(lookup: CallLookup, loginName: string): UserState {
+  for (const call of lookup.ofUser(loginName))
     for (const connection of call.connections)
       if (
         connection.endpoint.loginName === loginName &&

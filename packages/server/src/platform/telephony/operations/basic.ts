@@ -2,59 +2,42 @@
  * The basic operations of a two-party call (CSTA semantics where the specification is silent; see
  * docs/call-model.md): make call, answer, release, drop me, hold, retrieve, and the ringing timeout.
  */
+import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { EngineContext, Operation } from '../call-engine.js'
+import type { Operation } from '../call-engine.js'
+import { lookupOf } from '../call-index.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { holdForConsultation } from './consultation.js'
 import { connectCallers, requireCall, requireConnection } from './guards.js'
+import { cancelPartyTimers, cancelRinging, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
-function alert(
-  transaction: Transaction,
-  call: CallRecord,
-  callee: Endpoint,
-  context: EngineContext,
-): void {
-  call.connections.push({ endpoint: callee, state: 'RINGING_INCOMING' })
-  transaction.schedule(context.settings.ringingTimeoutMs, {
-    type: 'ringingTimeout',
-    callRef: call.callRef,
-    number: callee.number,
-  })
-}
-
-function cancelRinging(transaction: Transaction, callRef: string, number: string): void {
-  transaction.cancelTimers(
-    (command) =>
-      command.type === 'ringingTimeout' && command.callRef === callRef && command.number === number,
-  )
-}
-
 /**
- * Takes `leaving` out of the call. With two or more parties left the call goes on; otherwise the last
- * party sees the call releasing, then removed (wire facts 6: remote hang-up).
+ * Takes `leaving` out of the call. With two or more parties left, one of them a user, the call goes on
+ * (cause `cause`, else PARTICIPANT_LEFT); otherwise the last party sees the call releasing, then removed,
+ * both with `cause` (none for a hang-up: wire facts 6, remote hang-up; NOT_ANSWERED, BUSY, ...).
  */
 export function leave(
   transaction: Transaction,
   call: CallRecord,
   leaving: readonly Connection[],
-  cause?: 'NOT_ANSWERED' | 'PARTICIPANT_LEFT',
+  cause?: CallCause,
 ): void {
   call.connections = call.connections.filter((connection) => !leaving.includes(connection))
   for (const connection of leaving)
-    cancelRinging(transaction, call.callRef, connection.endpoint.number)
+    cancelPartyTimers(transaction, call.callRef, connection.endpoint.number)
   const users = call.connections.filter((connection) => connection.endpoint.loginName !== undefined)
   if (call.connections.length >= 2 && users.length > 0) {
-    transaction.commit(cause === 'NOT_ANSWERED' ? cause : 'PARTICIPANT_LEFT')
+    transaction.commit(cause ?? 'PARTICIPANT_LEFT')
     return
   }
   for (const connection of call.connections) connection.state = 'RELEASING'
-  transaction.commit(cause === 'NOT_ANSWERED' ? cause : undefined)
+  transaction.commit(cause)
   transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
   transaction.removeCall(call.callRef)
-  transaction.commit(cause === 'NOT_ANSWERED' ? cause : undefined)
+  transaction.commit(cause)
 }
 
 const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
@@ -91,10 +74,11 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
   transaction.addCall(call)
   if (command.autoAnswer || consultation) {
     call.connections.push({ endpoint: caller, state: 'RINGING_OUTGOING' })
-    alert(transaction, call, callee, context)
+    ring(transaction, call, callee, context)
   } else {
-    // CSTA make call without auto answer: the calling device rings first; answering it calls the callee.
-    call.connections.push({ endpoint: caller, state: 'RINGING_INCOMING' })
+    // CSTA make call without auto answer: the calling device rings first (no ringing timeout); answering
+    // it calls the callee.
+    ring(transaction, call, caller, context, { ringingTimeout: false })
     call.pendingCallee = callee
   }
   return callRef
@@ -118,7 +102,8 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
     connection.state = 'RINGING_OUTGOING'
     const callee = call.pendingCallee
     delete call.pendingCallee
-    alert(transaction, call, callee, context)
+    cancelRinging(transaction, call.callRef, connection.endpoint.number)
+    ring(transaction, call, callee, context)
     return undefined
   }
   connection.state = 'ACTIVE'
@@ -163,7 +148,9 @@ const hold: Operation<Command<'hold'>> = (transaction, command) => {
 const retrieve: Operation<Command<'retrieve'>> = (transaction, command) => {
   const call = requireCall(transaction, command.callRef)
   const connection = requireConnection(call, command.loginName, ['HELD'], command.deviceId)
-  const active = Object.values(transaction.state.calls).some((other) =>
+  const deviceId = connection.endpoint.deviceId
+  const others = deviceId === undefined ? [] : lookupOf(transaction.state).onDevice(deviceId)
+  const active = others.some((other) =>
     other.connections.some(
       (c) => c.endpoint.deviceId === connection.endpoint.deviceId && c.state === 'ACTIVE',
     ),

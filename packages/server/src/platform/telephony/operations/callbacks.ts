@@ -5,6 +5,7 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
+import { lookupOf } from '../call-index.js'
 import { partyInfo } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { Endpoint, EngineCommand, StoredCallback, TelephonyState } from '../telephony-state.js'
@@ -68,12 +69,9 @@ function idleDevice(transaction: Transaction, loginName: string): Endpoint {
     (device) => device.loginName === loginName,
   )
   if (devices.length === 0) throw new PlatformError('NOT_FOUND', `'${loginName}' has no device`)
-  const inCall = new Set<string>()
-  for (const call of Object.values(transaction.state.calls))
-    for (const connection of call.connections)
-      if (connection.endpoint.deviceId !== undefined) inCall.add(connection.endpoint.deviceId)
+  const calls = lookupOf(transaction.state)
   const idle = devices.find(
-    (device) => device.state === 'IN_SERVICE' && !inCall.has(device.deviceId),
+    (device) => device.state === 'IN_SERVICE' && calls.onDevice(device.deviceId).length === 0,
   )
   if (idle === undefined)
     throw new PlatformError('NOT_EXPECTED', `'${loginName}' has no idle device`)

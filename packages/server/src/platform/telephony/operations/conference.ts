@@ -7,12 +7,14 @@
 import type { Participant } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
+import { lookupOf } from '../call-index.js'
 import { callView, isUsers } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { EngineCommand, TelephonyState } from '../telephony-state.js'
 import { leave } from './basic.js'
 import { requireConnection } from './guards.js'
-import { joinCalls, peekCall, ring, survivorOf, touch } from './transfer.js'
+import { ring } from './ringing.js'
+import { joinCalls, peekCall, survivorOf, touch } from './transfer.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -96,7 +98,8 @@ export function listParticipants(
   directory: TelephonyDirectory,
 ): Participant[] {
   const call = state.calls[callRef]
-  const view = call === undefined ? undefined : callView(call, loginName, directory, state.calls)
+  const view =
+    call === undefined ? undefined : callView(call, loginName, directory, lookupOf(state))
   if (view === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
   return view.participants ?? []
 }

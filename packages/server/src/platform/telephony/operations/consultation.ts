@@ -4,6 +4,7 @@
  * basic.ts can use it without an import cycle.
  */
 import { PlatformError } from '../../platform-error.js'
+import { lookupOf } from '../call-index.js'
 import type { CallRecord, Connection, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
@@ -17,7 +18,7 @@ export function connectionsOnDevice(
 ): { call: CallRecord; connection: Connection }[] {
   const found: { call: CallRecord; connection: Connection }[] = []
   if (deviceId === undefined) return found
-  for (const call of Object.values(state.calls)) {
+  for (const call of lookupOf(state).onDevice(deviceId)) {
     if (call.callRef === exceptCallRef) continue
     for (const connection of call.connections)
       if (

@@ -2,6 +2,7 @@
 import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../call-engine.js'
+import { lookupOf } from '../call-index.js'
 import type { CallFeatures } from '../telephony-directory.js'
 import type { CallRecord, DeviceRecord, Endpoint, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
@@ -48,36 +49,16 @@ export function activeElsewhere(
   exceptCallRef?: string,
 ): boolean {
   if (deviceId === undefined) return false
-  return Object.values(state.calls).some(
-    (call) =>
-      call.callRef !== exceptCallRef &&
-      call.connections.some(
-        (connection) => connection.endpoint.deviceId === deviceId && connection.state === 'ACTIVE',
-      ),
-  )
-}
-
-/** Makes the endpoint ring in the call, with the ringing timeout of basic calls. */
-export function ring(
-  transaction: Transaction,
-  call: CallRecord,
-  endpoint: Endpoint,
-  context: EngineContext,
-): void {
-  call.connections.push({ endpoint, state: 'RINGING_INCOMING' })
-  transaction.schedule(context.settings.ringingTimeoutMs, {
-    type: 'ringingTimeout',
-    callRef: call.callRef,
-    number: endpoint.number,
-  })
-}
-
-/** Cancels the ringing timeout of one party of the call. */
-export function cancelRinging(transaction: Transaction, callRef: string, number: string): void {
-  transaction.cancelTimers(
-    (command) =>
-      command.type === 'ringingTimeout' && command.callRef === callRef && command.number === number,
-  )
+  return lookupOf(state)
+    .onDevice(deviceId)
+    .some(
+      (call) =>
+        call.callRef !== exceptCallRef &&
+        call.connections.some(
+          (connection) =>
+            connection.endpoint.deviceId === deviceId && connection.state === 'ACTIVE',
+        ),
+    )
 }
 
 /** Releases the whole call: every party RELEASING, then the call removed, both steps with `cause`. */

@@ -1,6 +1,7 @@
 /** Checks shared by operations: the call and the user's connection must exist and be in the right state. */
 import type { MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
+import { lookupOf } from '../call-index.js'
 import type { CallRecord, Connection, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
@@ -47,11 +48,13 @@ export function talksElsewhere(
 ): boolean {
   const deviceId = connection.endpoint.deviceId
   if (deviceId === undefined) return false
-  return Object.values(state.calls).some(
-    (other) =>
-      other.callRef !== callRef &&
-      other.connections.some((c) => c.endpoint.deviceId === deviceId && c.state === 'ACTIVE'),
-  )
+  return lookupOf(state)
+    .onDevice(deviceId)
+    .some(
+      (other) =>
+        other.callRef !== callRef &&
+        other.connections.some((c) => c.endpoint.deviceId === deviceId && c.state === 'ACTIVE'),
+    )
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Call, DeviceCapabilities, DeviceState, UserState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
+import { lookupOf } from '../call-index.js'
 import { callView } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { CallRecord, EngineCommand, TelephonyState } from '../telephony-state.js'
@@ -131,8 +132,9 @@ export function telephonicState(
   directory: TelephonyDirectory,
 ): TelephonicState {
   const calls: Call[] = []
-  for (const call of Object.values(state.calls)) {
-    const view = callView(call, loginName, directory, state.calls)
+  const lookup = lookupOf(state)
+  for (const call of lookup.ofUser(loginName)) {
+    const view = callView(call, loginName, directory, lookup)
     if (view !== undefined) calls.push(view)
   }
   const devices = Object.values(state.devices).filter((device) => device.loginName === loginName)

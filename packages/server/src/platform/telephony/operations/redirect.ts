@@ -10,13 +10,12 @@ import type { Transaction } from '../transaction.js'
 import {
   activeElsewhere,
   addNewDestination,
-  cancelRinging,
   forgetIfNoUser,
   requireOwnDevice,
   requireVoicemail,
-  ring,
 } from './feature-support.js'
 import { connectCallers, requireCall, requireConnection } from './guards.js'
+import { cancelRinging, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 

@@ -7,11 +7,13 @@ import type { Call, CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
 import { callEvent } from '../call-events.js'
+import { lookupOf } from '../call-index.js'
 import { callView, isUsers } from '../call-view.js'
-import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
+import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { connectionsOnDevice } from './consultation.js'
 import { requireConnection } from './guards.js'
+import { ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -32,21 +34,6 @@ export function touch(
   const copy = transaction.call(call.callRef)
   if (copy === undefined) throw new PlatformError('NOT_FOUND', `No call '${call.callRef}'`)
   return { call: copy, connection: index < 0 ? undefined : copy.connections[index] }
-}
-
-/** Makes the endpoint ring in the call, with the ringing timeout of basic calls. */
-export function ring(
-  transaction: Transaction,
-  call: CallRecord,
-  endpoint: Endpoint,
-  context: EngineContext,
-): void {
-  call.connections.push({ endpoint, state: 'RINGING_INCOMING' })
-  transaction.schedule(context.settings.ringingTimeoutMs, {
-    type: 'ringingTimeout',
-    callRef: call.callRef,
-    number: endpoint.number,
-  })
 }
 
 /** The login names of the directory users among the connections. */
@@ -94,7 +81,7 @@ export function joinCalls(
   const moving = new Map<string, Call>()
   for (const user of usersAmong(absorbed.connections)) {
     if (user === loginName || stay.has(user)) continue
-    const view = callView(absorbed, user, context.directory, transaction.state.calls)
+    const view = callView(absorbed, user, context.directory, lookupOf(transaction.state))
     if (view !== undefined) moving.set(user, view)
   }
   const target = touch(transaction, survivor).call
@@ -122,7 +109,7 @@ export function joinCalls(
     const removedAt = at('OnCallRemoved', source.callRef)
     const createdAt = at('OnCallCreated', target.callRef)
     if (removedAt < 0 || createdAt < 0) continue
-    const after = callView(target, user, context.directory, transaction.state.calls)
+    const after = callView(target, user, context.directory, lookupOf(transaction.state))
     const modified = callEvent(user, { ...before, callRef: target.callRef }, after, cause)
     if (modified === undefined) continue
     const { eventName, loginName, callRef, ...rest } = modified
