@@ -16,14 +16,6 @@ import {
   setPendingCalls,
 } from './call-index.js'
 import { callView } from './call-view.js'
-import {
-  handOver,
-  inOrder,
-  own,
-  owns,
-  type SharedField,
-  type SharedRecord,
-} from './state-handover.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type {
   CallRecord,
@@ -41,6 +33,10 @@ function usersOf(call: CallRecord | undefined): string[] {
   return [...users]
 }
 
+/** The records of the state a command changes entry by entry. */
+type SharedField = 'calls' | 'callsByUser' | 'callsByDevice'
+type SharedRecord = Record<string, unknown>
+
 export class Transaction {
   readonly state: TelephonyState
   readonly events: PlatformEvent[] = []
@@ -50,15 +46,13 @@ export class Transaction {
   private readonly userStates = new Map<string, UserState>()
   private readonly involved = new Set<string>()
   /**
-   * The calls and the call index are not copied: the first change of one either takes the record of the
-   * base state over (when the base state is the last one it was handed to: state-handover.ts) or copies it,
-   * and every change is logged (the value it replaced, first change of a key only), so that the base
-   * state's record can be told apart from the new one, rebuilt, or restored when the command fails.
+   * The calls and the call index are copied on their first change only (a shallow copy of the record:
+   * call records themselves are copied one by one when touched), and every change is logged (the value it
+   * replaced, first change of a key only), so that the entries of the base state can be read back.
    */
   private readonly undo = new Map<SharedField, Map<string, unknown>>()
-  /** The records this command may change in place, and which of them it took over from the base state. */
+  /** The records this command already copied, and may change. */
   private readonly writable = new Set<SharedField>()
-  private readonly takenOver = new Set<SharedField>()
   /** Every call the command touched (copied, added or removed): the index describes them as they were. */
   private readonly touched = new Set<string>()
   /** The calls as they were before the command. */
@@ -95,11 +89,8 @@ export class Transaction {
   private put(field: SharedField, key: string, value: unknown): void {
     let record = this.record(field)
     if (!this.writable.has(field)) {
-      if (owns(this.base, record)) this.takenOver.add(field)
-      else {
-        record = { ...record }
-        ;(this.state as unknown as Record<SharedField, SharedRecord>)[field] = record
-      }
+      record = { ...record }
+      ;(this.state as unknown as Record<SharedField, SharedRecord>)[field] = record
       this.writable.add(field)
     }
     let log = this.undo.get(field)
@@ -239,8 +230,7 @@ export class Transaction {
   }
 
   /**
-   * The end of a command that succeeded: indexes the calls it touched, hands the records it shares with
-   * the base state on to the new state, and records what changed in the calls (call-changes.ts).
+   * The end of a command that succeeded: indexes the calls it touched and records what changed in the calls (call-changes.ts).
    */
   private close(): void {
     const touched = [...this.touched].sort(compareCallRefs)
@@ -249,14 +239,6 @@ export class Transaction {
       const is = indexKeys(this.state.calls[callRef])
       this.reindex('callsByUser', callRef, was.users, is.users)
       this.reindex('callsByDevice', callRef, was.devices, is.devices)
-    }
-    const fields = (['calls', 'callsByUser', 'callsByDevice'] as const).filter(
-      (field) => this.writable.has(field) || owns(this.base, this.record(field)),
-    )
-    for (const field of fields) {
-      if (!this.writable.has(field) || this.takenOver.has(field))
-        handOver(this.base, field, this.state, this.undo.get(field) ?? new Map())
-      own(this.state, this.record(field))
     }
     setPendingCalls(this.state, undefined)
     const changedCallRefs: string[] = []
@@ -286,25 +268,8 @@ export class Transaction {
     for (const key of is) if (!was.has(key)) this.put(field, key, [...(entry(key) ?? []), callRef])
   }
 
-  /** The end of a command that failed: the base state's records as they were. */
+  /** The end of a command that failed: the base state was never changed, only the lookups reset. */
   rollback(): void {
-    for (const field of this.takenOver) {
-      const record = this.record(field)
-      const readded = new Set<string>()
-      for (const [key, value] of this.undo.get(field) ?? []) {
-        if (value === undefined) delete record[key]
-        else {
-          if (!Object.hasOwn(record, key)) readded.add(key)
-          record[key] = value
-        }
-      }
-      if (readded.size > 0) {
-        const ordered = inOrder(record, readded)
-        ;(this.base as unknown as Record<SharedField, SharedRecord>)[field] = ordered
-        own(this.base, ordered)
-      }
-    }
-    this.takenOver.clear()
     setPendingCalls(this.state, undefined)
   }
 
