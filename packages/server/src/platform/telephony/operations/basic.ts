@@ -9,7 +9,7 @@ import { lookupOf } from '../call-index.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { holdForConsultation } from './consultation.js'
-import { connectCallers, requireCall, requireConnection } from './guards.js'
+import { connectCallers, releaseCall, requireCall, requireConnection } from './guards.js'
 import { cancelPartyTimers, cancelRinging, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -33,11 +33,7 @@ export function leave(
     transaction.commit(cause ?? 'PARTICIPANT_LEFT')
     return
   }
-  for (const connection of call.connections) connection.state = 'RELEASING'
-  transaction.commit(cause)
-  transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
-  transaction.removeCall(call.callRef)
-  transaction.commit(cause)
+  releaseCall(transaction, call, cause)
 }
 
 const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
@@ -120,11 +116,7 @@ const release: Operation<Command<'release'>> = (transaction, command) => {
   if (own.length === 0)
     throw new PlatformError('NOT_FOUND', `'${command.loginName}' is not in call ${command.callRef}`)
   call.connections = call.connections.filter((connection) => !own.includes(connection))
-  for (const connection of call.connections) connection.state = 'RELEASING'
-  transaction.commit()
-  transaction.cancelTimers((timer) => 'callRef' in timer && timer.callRef === call.callRef)
-  transaction.removeCall(call.callRef)
-  transaction.commit()
+  releaseCall(transaction, call)
   return undefined
 }
 

@@ -10,8 +10,8 @@ import { partyInfo } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { Endpoint, EngineCommand, StoredCallback, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
-import { releaseCall, requireFeature } from './feature-support.js'
-import { requireCall, requireConnection } from './guards.js'
+import { requireFeature } from './feature-support.js'
+import { releaseCall, requireCall, requireConnection } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 

@@ -1,10 +1,7 @@
-/** Helpers shared by the call features (redirect, pickup, park, callbacks, media); docs/call-model.md. */
-import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../call-engine.js'
-import { lookupOf } from '../call-index.js'
 import type { CallFeatures } from '../telephony-directory.js'
-import type { CallRecord, DeviceRecord, Endpoint, TelephonyState } from '../telephony-state.js'
+import type { CallRecord, DeviceRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
 /** NOT_ALLOWED unless the directory offers the feature to the user. */
@@ -40,34 +37,6 @@ export function requireOwnDevice(
   if (device !== undefined && device.state !== 'IN_SERVICE')
     throw new PlatformError('NOT_EXPECTED', `Device ${deviceId} is out of service`)
   return { number: deviceId, deviceId, loginName }
-}
-
-/** True when the device is ACTIVE in a call other than `exceptCallRef`. */
-export function activeElsewhere(
-  state: TelephonyState,
-  deviceId: string | undefined,
-  exceptCallRef?: string,
-): boolean {
-  if (deviceId === undefined) return false
-  return lookupOf(state)
-    .onDevice(deviceId)
-    .some(
-      (call) =>
-        call.callRef !== exceptCallRef &&
-        call.connections.some(
-          (connection) =>
-            connection.endpoint.deviceId === deviceId && connection.state === 'ACTIVE',
-        ),
-    )
-}
-
-/** Releases the whole call: every party RELEASING, then the call removed, both steps with `cause`. */
-export function releaseCall(transaction: Transaction, call: CallRecord, cause?: CallCause): void {
-  for (const connection of call.connections) connection.state = 'RELEASING'
-  transaction.commit(cause)
-  transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
-  transaction.removeCall(call.callRef)
-  transaction.commit(cause)
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Checks shared by operations: the call and the user's connection must exist and be in the right state. */
-import type { MediaState } from '@openness/wire'
+import type { CallCause, MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import { lookupOf } from '../call-index.js'
 import type { CallRecord, Connection, TelephonyState } from '../telephony-state.js'
@@ -40,21 +40,32 @@ export function requireConnection(
   return found
 }
 
+/** True when the device is ACTIVE in a call other than `exceptCallRef`. */
+export function activeElsewhere(
+  state: TelephonyState,
+  deviceId: string | undefined,
+  exceptCallRef?: string,
+): boolean {
+  if (deviceId === undefined) return false
+  return lookupOf(state)
+    .onDevice(deviceId)
+    .some(
+      (call) =>
+        call.callRef !== exceptCallRef &&
+        call.connections.some(
+          (connection) =>
+            connection.endpoint.deviceId === deviceId && connection.state === 'ACTIVE',
+        ),
+    )
+}
+
 /** True when the connection's device is ACTIVE in a call other than `callRef`. */
 export function talksElsewhere(
   state: TelephonyState,
   callRef: string,
   connection: Connection,
 ): boolean {
-  const deviceId = connection.endpoint.deviceId
-  if (deviceId === undefined) return false
-  return lookupOf(state)
-    .onDevice(deviceId)
-    .some(
-      (other) =>
-        other.callRef !== callRef &&
-        other.connections.some((c) => c.endpoint.deviceId === deviceId && c.state === 'ACTIVE'),
-    )
+  return activeElsewhere(state, connection.endpoint.deviceId, callRef)
 }
 
 /**
@@ -65,4 +76,13 @@ export function connectCallers(state: TelephonyState, call: CallRecord): void {
   for (const connection of call.connections)
     if (connection.state === 'RINGING_OUTGOING')
       connection.state = talksElsewhere(state, call.callRef, connection) ? 'HELD' : 'ACTIVE'
+}
+
+/** Releases the whole call: every party RELEASING, then the call removed, both steps with `cause`. */
+export function releaseCall(transaction: Transaction, call: CallRecord, cause?: CallCause): void {
+  for (const connection of call.connections) connection.state = 'RELEASING'
+  transaction.commit(cause)
+  transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
+  transaction.removeCall(call.callRef)
+  transaction.commit(cause)
 }

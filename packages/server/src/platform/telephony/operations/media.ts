@@ -11,13 +11,8 @@ import { callView } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { CallRecord, EngineCommand, TelephonyState } from '../telephony-state.js'
 import { userState } from '../transaction.js'
-import {
-  activeElsewhere,
-  changeDevice,
-  requireFeature,
-  requireOwnDevice,
-} from './feature-support.js'
-import { requireCall, requireConnection } from './guards.js'
+import { changeDevice, requireFeature, requireOwnDevice } from './feature-support.js'
+import { activeElsewhere, requireCall, requireConnection } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 

@@ -7,8 +7,8 @@
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
 import type { EngineCommand } from '../telephony-state.js'
-import { activeElsewhere, requireFeature, requireOwnDevice } from './feature-support.js'
-import { requireCall, requireConnection } from './guards.js'
+import { requireFeature, requireOwnDevice } from './feature-support.js'
+import { activeElsewhere, requireCall, requireConnection } from './guards.js'
 import { ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>

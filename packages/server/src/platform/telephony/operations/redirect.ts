@@ -8,13 +8,12 @@ import type { EngineContext, Operation } from '../call-engine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import {
-  activeElsewhere,
   addNewDestination,
   forgetIfNoUser,
   requireOwnDevice,
   requireVoicemail,
 } from './feature-support.js'
-import { connectCallers, requireCall, requireConnection } from './guards.js'
+import { activeElsewhere, connectCallers, requireCall, requireConnection } from './guards.js'
 import { cancelRinging, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
