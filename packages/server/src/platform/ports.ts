@@ -105,7 +105,10 @@ export interface CallStore {
   load(): Promise<TelephonyState | undefined>
   /**
    * Saves `state` after a command, atomically: writes the `changes` calls, deletes the removed ones and
-   * replaces the rest of the state (sequence, devices, timers and any other field).
+   * replaces the rest of the state (sequence, devices, timers and any other field). Devices are found
+   * changed as calls are, by object identity (with the devices last saved or loaded): a changed device, or
+   * a changed set of devices, is a new object. The call index (`callsByUser`, `callsByDevice`) is derived
+   * from the calls: a store may rebuild it at load rather than keep it (its lists then in call order).
    */
   save(state: TelephonyState, changes: CallChanges): Promise<void>
   /** Releases what the store holds (connections it owns). */

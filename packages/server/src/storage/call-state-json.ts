@@ -1,13 +1,24 @@
 /**
- * How the call stores write the telephony state as JSON: one text per call, and one text for the rest of
- * the state (every field but the calls, whatever fields the engine adds), which keeps the place of `calls`
- * so that a loaded state has its fields in the order they were saved in.
+ * How the call stores write the telephony state as JSON: one text per call, one text per device, and one
+ * small text for the rest of the state (the sequence, the timers, the callbacks and whatever fields the
+ * engine adds). The call index (`callsByUser`, `callsByDevice`) is not stored: it is derived from the
+ * calls, so the rest keeps only its place and a loaded state has it rebuilt (`buildIndex`). The rest keeps
+ * the places of `calls` and `devices` too, so that a loaded state has its fields in the order they were
+ * saved in. A save thus writes what the command changed: its calls, its devices and the small rest.
  */
-import type { CallRecord, TelephonyState } from '../platform/telephony/telephony-state.js'
+import { buildIndex } from '../platform/telephony/call-index.js'
+import type {
+  CallRecord,
+  DeviceRecord,
+  TelephonyState,
+} from '../platform/telephony/telephony-state.js'
 
-/** The state without its calls, as JSON. */
+/** The state without its calls, its devices and its index, as JSON (their places kept as null). */
 export function encodeRest(state: TelephonyState): string {
-  return JSON.stringify({ ...state, calls: null })
+  const rest: Record<string, unknown> = { ...state, calls: null, devices: null }
+  if (rest['callsByUser'] !== undefined) rest['callsByUser'] = null
+  if (rest['callsByDevice'] !== undefined) rest['callsByDevice'] = null
+  return JSON.stringify(rest)
 }
 
 /** One call as JSON. */
@@ -15,16 +26,67 @@ export function encodeCall(call: CallRecord): string {
   return JSON.stringify(call)
 }
 
-/** The state from the rest and the calls, `[callRef, json]` in the order the calls are to be listed. */
+/** The writes that bring the stored devices from `previous` (the devices last saved or loaded) to `next`. */
+export interface DeviceWrites {
+  /** The previous devices are unknown: every stored device is to be dropped before `changed` is written. */
+  replace: boolean
+  /** `[deviceId, json]` of the devices added or changed, in the order of `next`. */
+  changed: Array<readonly [string, string]>
+  /** The devices `next` no longer has. */
+  removed: string[]
+}
+
+/**
+ * The devices of `next` that are not the very objects of `previous` (the engine copies the devices record
+ * and the device it changes, nothing else), and those `previous` had that `next` lacks. Nothing to write
+ * when the record itself is the same object: the common case of a command, which costs no look at devices.
+ */
+export function deviceWrites(
+  previous: Readonly<Record<string, DeviceRecord>> | undefined,
+  next: Readonly<Record<string, DeviceRecord>>,
+): DeviceWrites {
+  if (previous === next) return { replace: false, changed: [], removed: [] }
+  const changed: Array<readonly [string, string]> = []
+  for (const [deviceId, device] of Object.entries(next))
+    if (
+      previous === undefined ||
+      !Object.hasOwn(previous, deviceId) ||
+      previous[deviceId] !== device
+    )
+      changed.push([deviceId, JSON.stringify(device)])
+  const removed =
+    previous === undefined
+      ? []
+      : Object.keys(previous).filter((deviceId) => !Object.hasOwn(next, deviceId))
+  return { replace: previous === undefined, changed, removed }
+}
+
+/**
+ * The state from the rest, the calls and the devices (`[key, json]` in the order they are to be listed),
+ * with its index rebuilt when it was saved with one. A rest written before the devices had rows of their
+ * own (`devices` and the index inline) is read as it is: `legacy` tells the store to write it anew.
+ */
 export function decodeState(
   rest: string,
   calls: Iterable<readonly [string, string]>,
-): TelephonyState {
-  const state = JSON.parse(rest) as Omit<TelephonyState, 'calls'> & {
+  devices: Iterable<readonly [string, string]>,
+): { state: TelephonyState; legacy: boolean } {
+  const state = JSON.parse(rest) as Omit<TelephonyState, 'calls' | 'devices'> & {
     calls: Record<string, CallRecord> | null
+    devices: Record<string, DeviceRecord> | null
   }
   const byRef: Record<string, CallRecord> = {}
   for (const [callRef, json] of calls) byRef[callRef] = JSON.parse(json) as CallRecord
   state.calls = byRef
-  return state as TelephonyState
+  const legacy = state.devices !== null
+  const byId: Record<string, DeviceRecord> = state.devices ?? {}
+  for (const [deviceId, json] of devices) byId[deviceId] = JSON.parse(json) as DeviceRecord
+  state.devices = byId
+  const rebuild = state as { callsByUser?: unknown; callsByDevice?: unknown }
+  if (rebuild.callsByUser === null || rebuild.callsByDevice === null) {
+    const index = buildIndex(byRef)
+    if (rebuild.callsByUser === null) rebuild.callsByUser = index.callsByUser
+    if (rebuild.callsByDevice === null) rebuild.callsByDevice = index.callsByDevice
+  }
+  return { state: state as TelephonyState, legacy }
 }

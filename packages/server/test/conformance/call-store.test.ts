@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
 import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
@@ -43,6 +43,42 @@ describe('SQLite file', () => {
   })
 })
 
+describe('SqlCallStore over a state saved before migration 0003', () => {
+  it('loads devices and index kept inline, then writes them as rows at the next save', async () => {
+    const db = callTables(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
+    const device = { deviceId: '1001', loginName: 'émile', state: 'IN_SERVICE', mutable: true }
+    const legacy = {
+      sequence: 3,
+      calls: null,
+      devices: { '1001': { ...device, muted: false } },
+      timers: [],
+      callsByUser: {},
+      callsByDevice: {},
+    }
+    await db
+      .insertInto('telephony_state')
+      .values({ name: 'state', value: JSON.stringify(legacy) })
+      .execute()
+    const store = new SqlCallStore(db, { ownsDatabase: false })
+    const loaded = await store.load()
+    expect(loaded).toStrictEqual({ ...legacy, calls: {} })
+    if (loaded === undefined) throw new Error('nothing loaded')
+
+    await store.save(loaded, { changedCallRefs: [], removedCallRefs: [] })
+
+    const rows = await db.selectFrom('telephony_device').select('device_id').execute()
+    expect(rows).toStrictEqual([{ device_id: '1001' }])
+    const rest = await db.selectFrom('telephony_state').select('value').executeTakeFirstOrThrow()
+    expect(JSON.parse(rest.value)).toStrictEqual({
+      ...legacy,
+      devices: null,
+      callsByUser: null,
+      callsByDevice: null,
+    })
+    expect(await new SqlCallStore(db).load()).toStrictEqual({ ...legacy, calls: {} })
+  })
+})
+
 const { DATABASE_URL: databaseUrl } = process.env
 const postgresUrl = databaseUrl?.startsWith('postgres') ? databaseUrl : undefined
 const postgresSkipReason =
@@ -69,6 +105,7 @@ describe.skipIf(postgresUrl === undefined)(
     callStoreConformance('SqlCallStore on PostgreSQL', async () => {
       const db = callTables(await openDatabase(target))
       await db.deleteFrom('telephony_call').execute()
+      await db.deleteFrom('telephony_device').execute()
       await db.deleteFrom('telephony_state').execute()
       return { store: new SqlCallStore(db), reopen: () => openStore(target) }
     })

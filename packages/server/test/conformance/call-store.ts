@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { CallStore } from '../../src/platform/ports.js'
 import { callChanges } from '../../src/platform/telephony/call-changes.js'
+import { buildIndex } from '../../src/platform/telephony/call-index.js'
 import type { CallRecord, TelephonyState } from '../../src/platform/telephony/telephony-state.js'
 
 /** A fresh, empty store, and, for durable adapters, a way to open its storage again after close(). */
@@ -203,6 +204,77 @@ export function callStoreConformance(
       store = await reopen()
 
       expect(await store.load()).toStrictEqual(STATE)
+    })
+
+    it('writes a device changed alone, adds and removes devices, and keeps their order', async () => {
+      await saveAfter(store, undefined, STATE)
+      const { '1002': _removed, ...kept } = STATE.devices
+      const changed: TelephonyState = {
+        ...STATE,
+        devices: {
+          ...kept,
+          '1001': { ...STATE.devices['1001'], muted: true } as TelephonyState['devices'][string],
+          abc: {
+            deviceId: 'abc',
+            loginName: 'zoé',
+            state: 'IN_SERVICE',
+            mutable: true,
+            muted: false,
+          },
+        },
+      }
+
+      await saveAfter(store, STATE, changed)
+
+      const loaded = await store.load()
+      expect(loaded).toStrictEqual(changed)
+      expect(Object.keys(loaded?.devices ?? {})).toStrictEqual(['1001', 'abc'])
+    })
+
+    it('keeps a device changed alone across a reopen', async (context) => {
+      if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
+      await saveAfter(store, undefined, STATE)
+      const first = STATE.devices['1001']
+      if (first === undefined) throw new Error('no device 1001')
+      const changed: TelephonyState = {
+        ...STATE,
+        devices: { ...STATE.devices, '1001': { ...first, state: 'OUT_OF_SERVICE' } },
+      }
+      await saveAfter(store, STATE, changed)
+      await store.close()
+
+      store = await reopen()
+
+      expect(await store.load()).toStrictEqual(changed)
+    })
+
+    it('gives back the call index of the calls, rebuilt, also after a reopen', async (context) => {
+      const index = buildIndex(STATE.calls)
+      const indexed: TelephonyState = {
+        ...STATE,
+        callsByUser: index.callsByUser,
+        callsByDevice: index.callsByDevice,
+      }
+      await saveAfter(store, undefined, indexed)
+      const late = call('0000000000000009', {
+        connections: [
+          {
+            endpoint: { number: '1002', deviceId: '1002', loginName: 'bob' },
+            state: 'RINGING_INCOMING',
+          },
+        ],
+      })
+      const calls = { ...STATE.calls, [late.callRef]: late }
+      const next: TelephonyState = { ...indexed, calls, ...buildIndex(calls) }
+      await saveAfter(store, indexed, next)
+
+      const loaded = await store.load()
+      expect(loaded).toStrictEqual(next)
+      expect(JSON.stringify(loaded)).toBe(JSON.stringify(next))
+      if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
+      await store.close()
+      store = await reopen()
+      expect(await store.load()).toStrictEqual(next)
     })
 
     it('goes on after a reopen: new calls after the old ones, removals and changes kept', async (context) => {

@@ -1,18 +1,24 @@
 /**
- * The CallStore port in memory: calls kept as JSON by callRef (a Map keeps them in the order they were
- * first saved) and the rest of the state as one JSON text, so that nothing the engine holds is shared.
+ * The CallStore port in memory: calls and devices kept as JSON by key (a Map keeps them in the order they
+ * were first saved) and the rest of the state as one small JSON text (call-state-json.ts), so that nothing
+ * the engine holds is shared and a save encodes only what the command changed.
  */
 import type { CallChanges, CallStore } from '../../platform/ports.js'
-import type { TelephonyState } from '../../platform/telephony/telephony-state.js'
-import { decodeState, encodeCall, encodeRest } from '../call-state-json.js'
+import type { DeviceRecord, TelephonyState } from '../../platform/telephony/telephony-state.js'
+import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
 
 export class MemoryCallStore implements CallStore {
   readonly #calls = new Map<string, string>()
+  readonly #devices = new Map<string, string>()
   #rest: string | undefined
+  /** The devices record last saved or loaded, to write only the devices that are new objects since. */
+  #savedDevices: Readonly<Record<string, DeviceRecord>> | undefined
 
   async load(): Promise<TelephonyState | undefined> {
     if (this.#rest === undefined) return undefined
-    return decodeState(this.#rest, this.#calls)
+    const { state } = decodeState(this.#rest, this.#calls, this.#devices)
+    this.#savedDevices = state.devices
+    return state
   }
 
   async save(state: TelephonyState, changes: CallChanges): Promise<void> {
@@ -23,9 +29,14 @@ export class MemoryCallStore implements CallStore {
       if (call === undefined) throw new Error(`Changed call ${callRef} is not in the state`)
       return [callRef, encodeCall(call)] as const
     })
+    const devices = deviceWrites(this.#savedDevices, state.devices)
     for (const [callRef, json] of calls) this.#calls.set(callRef, json)
     for (const callRef of changes.removedCallRefs) this.#calls.delete(callRef)
+    if (devices.replace) this.#devices.clear()
+    for (const [deviceId, json] of devices.changed) this.#devices.set(deviceId, json)
+    for (const deviceId of devices.removed) this.#devices.delete(deviceId)
     this.#rest = rest
+    this.#savedDevices = state.devices
   }
 
   async close(): Promise<void> {}

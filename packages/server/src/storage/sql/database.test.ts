@@ -79,6 +79,7 @@ describe('openDatabase', () => {
           'account',
           'directory_setting',
           'telephony_call',
+          'telephony_device',
           'telephony_state',
         ])
       } finally {

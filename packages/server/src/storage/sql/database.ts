@@ -50,7 +50,17 @@ export interface TelephonyCallTable {
   record: string
 }
 
-/** The rest of the call engine's state (every field but the calls) as JSON, in the row named `state`. */
+/** One row per device of the call engine: `record` holds its JSON; `position` keeps the saved order. */
+export interface TelephonyDeviceTable {
+  device_id: string
+  position: number
+  record: string
+}
+
+/**
+ * The rest of the call engine's state (every field but the calls, the devices and the derived call index)
+ * as JSON, in the row named `state`.
+ */
 export interface TelephonyStateTable {
   name: 'state'
   value: string
@@ -59,6 +69,7 @@ export interface TelephonyStateTable {
 /** The tables of the call engine's state, as Kysely sees them (`callTables(db)`). */
 export type CallDatabase = {
   telephony_call: TelephonyCallTable
+  telephony_device: TelephonyDeviceTable
   telephony_state: TelephonyStateTable
 }
 

@@ -1,13 +1,15 @@
 /**
  * The CallStore port on SQLite or PostgreSQL through Kysely: one `telephony_call` row per call in
- * progress, JSON in a text column, and one `telephony_state` row for the rest of the state. A save writes
- * the changed calls, deletes the removed ones and rewrites the rest row only when it changed, in one
- * transaction: its cost follows what the command changed, not how many calls are in progress.
+ * progress and one `telephony_device` row per device, JSON in a text column, and one small
+ * `telephony_state` row for the rest of the state (sequence, timers, callbacks; the call index is not
+ * stored but rebuilt at load, call-state-json.ts). A save writes the changed calls and devices, deletes the
+ * removed ones and rewrites the rest row only when it changed, in one transaction: its cost follows what
+ * the command changed, not how many calls are in progress nor how many devices there are.
  */
 import type { Kysely } from 'kysely'
 import type { CallChanges, CallStore } from '../../platform/ports.js'
-import type { TelephonyState } from '../../platform/telephony/telephony-state.js'
-import { decodeState, encodeCall, encodeRest } from '../call-state-json.js'
+import type { DeviceRecord, TelephonyState } from '../../platform/telephony/telephony-state.js'
+import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
 import type { CallDatabase } from './database.js'
 
 /** At three parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
@@ -25,8 +27,15 @@ export class SqlCallStore implements CallStore {
   readonly #ownsDatabase: boolean
   /** The position the next new call gets; read from the table at the first save. */
   #nextPosition: number | undefined
+  /** The position the next new device gets; read from the table at the first save that adds one. */
+  #nextDevicePosition: number | undefined
   /** The rest row as last read or written, to skip rewriting it unchanged. */
   #rest: string | undefined
+  /**
+   * The devices record as last loaded or saved, to write only the devices that are new objects since;
+   * undefined before (then a save replaces every device row).
+   */
+  #devices: Readonly<Record<string, DeviceRecord>> | undefined
 
   /** Takes `db`, migrated by `openDatabase` and seen through `callTables(db)`. */
   constructor(db: Kysely<CallDatabase>, options: SqlCallStoreOptions = {}) {
@@ -34,7 +43,7 @@ export class SqlCallStore implements CallStore {
     this.#ownsDatabase = options.ownsDatabase ?? true
   }
 
-  /** Reads the rest row and the calls, in creation order, from one snapshot of the database. */
+  /** Reads the rest row, the calls and the devices, in saved order, from one snapshot of the database. */
   async load(): Promise<TelephonyState | undefined> {
     return this.#db
       .transaction()
@@ -50,19 +59,29 @@ export class SqlCallStore implements CallStore {
           .select(['call_ref', 'record'])
           .orderBy('position')
           .execute()
+        const devices = await trx
+          .selectFrom('telephony_device')
+          .select(['device_id', 'record'])
+          .orderBy('position')
+          .execute()
         if (rest === undefined) {
-          if (calls.length > 0) throw new Error('The telephony state has calls but no state row')
+          if (calls.length > 0 || devices.length > 0)
+            throw new Error('The telephony state has calls or devices but no state row')
           return undefined
         }
-        this.#rest = rest.value
-        return decodeState(
+        const { state, legacy } = decodeState(
           rest.value,
           calls.map((row) => [row.call_ref, row.record] as const),
+          devices.map((row) => [row.device_id, row.record] as const),
         )
+        // A rest row from before migration 0003 (devices inline) is written anew, devices in rows.
+        this.#rest = legacy ? undefined : rest.value
+        this.#devices = legacy ? undefined : state.devices
+        return state
       })
   }
 
-  /** Upserts the changed calls, deletes the removed ones and upserts the rest row, atomically. */
+  /** Upserts the changed calls and devices, deletes the removed ones and upserts the rest row, atomically. */
   async save(state: TelephonyState, changes: CallChanges): Promise<void> {
     const rest = encodeRest(state)
     const records = changes.changedCallRefs.map((callRef) => {
@@ -70,7 +89,8 @@ export class SqlCallStore implements CallStore {
       if (call === undefined) throw new Error(`Changed call ${callRef} is not in the state`)
       return { callRef, record: encodeCall(call) }
     })
-    await this.#db.transaction().execute(async (trx) => {
+    const devices = deviceWrites(this.#devices, state.devices)
+    const nextDevice = await this.#db.transaction().execute(async (trx) => {
       if (records.length > 0) {
         let position = this.#nextPosition ?? (await nextPosition(trx))
         const rows = records.map(({ callRef, record }) => ({
@@ -97,6 +117,34 @@ export class SqlCallStore implements CallStore {
           .where('call_ref', 'in', removed.slice(start, start + BATCH_SIZE))
           .execute()
       }
+      // The next device position is kept once the transaction commits: a failed one leaves no trace.
+      let devicePosition = devices.replace ? 0 : this.#nextDevicePosition
+      if (devices.replace) await trx.deleteFrom('telephony_device').execute()
+      if (devices.changed.length > 0) {
+        let position = devicePosition ?? (await nextDevicePosition(trx))
+        const rows = devices.changed.map(([deviceId, record]) => ({
+          device_id: deviceId,
+          position: position++,
+          record,
+        }))
+        devicePosition = position
+        for (let start = 0; start < rows.length; start += BATCH_SIZE) {
+          // An existing device keeps its position: only its record changes.
+          await trx
+            .insertInto('telephony_device')
+            .values(rows.slice(start, start + BATCH_SIZE))
+            .onConflict((oc) =>
+              oc.column('device_id').doUpdateSet((eb) => ({ record: eb.ref('excluded.record') })),
+            )
+            .execute()
+        }
+      }
+      for (let start = 0; start < devices.removed.length; start += BATCH_SIZE) {
+        await trx
+          .deleteFrom('telephony_device')
+          .where('device_id', 'in', devices.removed.slice(start, start + BATCH_SIZE))
+          .execute()
+      }
       if (rest !== this.#rest) {
         await trx
           .insertInto('telephony_state')
@@ -106,8 +154,11 @@ export class SqlCallStore implements CallStore {
           )
           .execute()
       }
+      return devicePosition
     })
+    this.#nextDevicePosition = nextDevice
     this.#rest = rest
+    this.#devices = state.devices
   }
 
   /** Destroys the Kysely instance when the store owns it. */
@@ -120,6 +171,15 @@ export class SqlCallStore implements CallStore {
 async function nextPosition(db: Kysely<CallDatabase>): Promise<number> {
   const { last } = await db
     .selectFrom('telephony_call')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .executeTakeFirstOrThrow()
+  return last === null ? 0 : Number(last) + 1
+}
+
+/** One past the highest device position (0 when there is none). */
+async function nextDevicePosition(db: Kysely<CallDatabase>): Promise<number> {
+  const { last } = await db
+    .selectFrom('telephony_device')
     .select((eb) => eb.fn.max('position').as('last'))
     .executeTakeFirstOrThrow()
   return last === null ? 0 : Number(last) + 1
