@@ -1,4 +1,8 @@
-/** What a command changed in the calls, found by object identity (the transaction copies the calls it touches). */
+/**
+ * What changed in the calls between two states, found by object identity (the transaction copies the calls it
+ * touches): for states the engine did not produce in one command (a loaded state completed at start).
+ * A command's own changes come with its result (`EngineResult.changes`).
+ */
 import type { CallChanges } from '../ports.js'
 import type { TelephonyState } from './telephony-state.js'
 
@@ -10,9 +14,6 @@ export function callChanges(
   previous: TelephonyState | undefined,
   next: TelephonyState,
 ): CallChanges {
-  // What the engine's command recorded (the calls it touched), when `next` is its outcome on `previous`.
-  if (recorded !== undefined && recorded.next === next && recorded.previous === previous)
-    return recorded.changes
   const changedCallRefs: string[] = []
   for (const [callRef, call] of Object.entries(next.calls))
     if (previous?.calls[callRef] !== call) changedCallRefs.push(callRef)
@@ -21,22 +22,4 @@ export function callChanges(
       ? []
       : Object.keys(previous.calls).filter((callRef) => !Object.hasOwn(next.calls, callRef))
   return { changedCallRefs, removedCallRefs }
-}
-
-/**
- * What the engine's last command changed, with the states before and after it (one command only: a map
- * of every state to the one before it would keep every state ever made alive).
- */
-let recorded: { previous: TelephonyState; next: TelephonyState; changes: CallChanges } | undefined
-
-/**
- * @internal for the Transaction: what its command changed in the calls, so that `callChanges` costs what
- * the command touched rather than a look at every call.
- */
-export function recordCallChanges(
-  previous: TelephonyState,
-  next: TelephonyState,
-  changes: CallChanges,
-): void {
-  recorded = { previous, next, changes }
 }

@@ -2,7 +2,7 @@
  * The call engine: a pure function `(state, command, now) -> (state', events, timers)` (design section 2;
  * issue 4). The same state, command and time give the same events byte for byte.
  */
-import type { PlatformEvent } from '../ports.js'
+import type { CallChanges, PlatformEvent } from '../ports.js'
 import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
@@ -37,6 +37,8 @@ export interface EngineContext {
 export interface EngineResult {
   state: TelephonyState
   events: PlatformEvent[]
+  /** The calls the command changed and removed: what a store writes. */
+  changes: CallChanges
   /** The command's answer where it has one (the callRef of a new call). */
   callRef?: string
 }
@@ -70,14 +72,13 @@ export function execute(
 ): EngineResult {
   const transaction = new Transaction(state, context.directory, now)
   const operation = OPERATIONS[command.type] as Operation
-  let callRef: string | undefined
-  try {
-    callRef = operation(transaction, command, context)
-    transaction.commit()
-    transaction.finish()
-  } catch (error) {
-    transaction.rollback()
-    throw error
+  const callRef = operation(transaction, command, context)
+  transaction.commit()
+  transaction.finish()
+  return {
+    state: transaction.state,
+    events: transaction.events,
+    changes: transaction.changes,
+    ...(callRef && { callRef }),
   }
-  return { state: transaction.state, events: transaction.events, ...(callRef && { callRef }) }
 }

@@ -3,7 +3,8 @@
  * `callsByDevice`: the callRefs each user or device has a connection in) instead of by scanning every call,
  * so that a command costs what the calls it touches cost, not what all calls cost (docs/performance.md).
  * The Transaction maintains the index (transaction.ts, at the end of each command); while a command runs,
- * the calls it touched are looked at too (`pendingCalls`), since the index describes them as they were.
+ * its lookup (`Transaction.lookup`) also looks at the calls it touched, which the index describes as they
+ * were.
  */
 import type { CallRecord, TelephonyState } from './telephony-state.js'
 
@@ -103,20 +104,11 @@ export class CallLookup {
   }
 }
 
-/** The calls touched by the command running on its state (one command runs at a time: one slot). */
-let pending: { state: TelephonyState; callRefs: ReadonlySet<string> } | undefined
-
-/** @internal for the Transaction: the calls its state's index may not describe yet. */
-export function setPendingCalls(
-  state: TelephonyState,
-  callRefs: ReadonlySet<string> | undefined,
-): void {
-  if (callRefs !== undefined) pending = { state, callRefs }
-  else if (pending?.state === state) pending = undefined
-}
-
-/** The lookup of the calls of a state (through its index when it has one). */
-export function lookupOf(state: TelephonyState): CallLookup {
+/**
+ * The lookup of the calls of a state (through its index when it has one); `pending` are the calls a running
+ * command touched, which the index may not describe as they are.
+ */
+export function lookupOf(state: TelephonyState, pending?: ReadonlySet<string>): CallLookup {
   const byUser = state.callsByUser
   const byDevice = state.callsByDevice
   return new CallLookup(
@@ -128,6 +120,6 @@ export function lookupOf(state: TelephonyState): CallLookup {
         },
     (callRef) => state.calls[callRef],
     () => Object.values(state.calls),
-    pending?.state === state ? pending.callRefs : undefined,
+    pending,
   )
 }

@@ -9,6 +9,7 @@ import { callChanges } from './call-changes.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
+  type EngineResult,
   type EngineSettings,
   execute,
 } from './call-engine.js'
@@ -95,7 +96,7 @@ export class TelephonyService {
   execute(command: EngineCommand): Promise<CommandResult> {
     return this.#enqueue(() => {
       const result = execute(this.#state, command, this.#clock.now(), this.#context)
-      return this.#commit(result.state, result.events, result.callRef)
+      return this.#commit(result)
     })
   }
 
@@ -120,12 +121,8 @@ export class TelephonyService {
   }
 
   /** Stores the new state, makes it current, publishes the events and re-arms the timer. */
-  async #commit(
-    next: TelephonyState,
-    events: readonly PlatformEvent[],
-    callRef?: string,
-  ): Promise<CommandResult> {
-    await this.#store.save(next, callChanges(this.#state, next))
+  async #commit({ state: next, events, changes, callRef }: EngineResult): Promise<CommandResult> {
+    await this.#store.save(next, changes)
     this.#state = next
     for (const event of events) this.#events.publish(event)
     this.#arm()
@@ -157,14 +154,15 @@ export class TelephonyService {
         ...this.#state,
         timers: this.#state.timers.filter((timer) => timer !== due),
       }
-      let result: { state: TelephonyState; events: readonly PlatformEvent[] }
+      let result: EngineResult
       try {
         result = execute(base, due.command, now, this.#context)
       } catch (error) {
         this.#onTimerError(error, due)
-        result = { state: base, events: [] }
+        // The timer leaves the state all the same (a state that differs by its timers only).
+        result = { state: base, events: [], changes: { changedCallRefs: [], removedCallRefs: [] } }
       }
-      await this.#commit(result.state, result.events)
+      await this.#commit(result)
     }
     this.#arm()
   }

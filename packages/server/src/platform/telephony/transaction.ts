@@ -3,8 +3,7 @@
  * turns what changed into the events every involved user receives, in order.
  */
 import type { Call, UserState } from '@openness/wire'
-import type { PlatformEvent } from '../ports.js'
-import { recordCallChanges } from './call-changes.js'
+import type { CallChanges, PlatformEvent } from '../ports.js'
 import { callEvent } from './call-events.js'
 import {
   buildIndex,
@@ -13,7 +12,6 @@ import {
   compareCallRefs,
   indexKeys,
   lookupOf,
-  setPendingCalls,
 } from './call-index.js'
 import { callView } from './call-view.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
@@ -40,6 +38,8 @@ type SharedRecord = Record<string, unknown>
 export class Transaction {
   readonly state: TelephonyState
   readonly events: PlatformEvent[] = []
+  /** The calls the command changed and removed (what a store must write), once it finished. */
+  changes: CallChanges = { changedCallRefs: [], removedCallRefs: [] }
   /** Views of the touched calls at the last commit, by callRef then login. */
   private readonly baseline = new Map<string, Map<string, Call | undefined>>()
   private readonly copied = new Set<string>()
@@ -59,7 +59,7 @@ export class Transaction {
   private readonly before: CallLookup
 
   constructor(
-    private readonly base: TelephonyState,
+    base: TelephonyState,
     private readonly directory: TelephonyDirectory,
     readonly now: number,
   ) {
@@ -71,7 +71,6 @@ export class Transaction {
       this.state.callsByDevice = index.callsByDevice
       this.writable.add('callsByUser').add('callsByDevice')
     }
-    setPendingCalls(this.state, this.touched)
     this.before = new CallLookup(
       (field, key) => this.baseValue(field, key) as readonly string[] | undefined,
       (callRef) => this.baseValue('calls', callRef) as CallRecord | undefined,
@@ -109,6 +108,11 @@ export class Transaction {
     if (log?.has(key)) return log.get(key)
     const record = this.record(field)
     return Object.hasOwn(record, key) ? record[key] : undefined
+  }
+
+  /** The calls of users and devices as they are now, including those this command touched. */
+  lookup(): CallLookup {
+    return lookupOf(this.state, this.touched)
   }
 
   /** A new deterministic identifier (16 hex digits, URL-safe). */
@@ -173,7 +177,7 @@ export class Transaction {
   /** Emits the call events of what changed since the last commit, with the step's cause. */
   commit(cause?: StepCause): void {
     const involved = this.involved
-    const now = lookupOf(this.state)
+    const now = this.lookup()
     for (const [callRef, before] of this.baseline) {
       const call = this.state.calls[callRef]
       const users = new Set([...before.keys(), ...usersOf(call)])
@@ -198,7 +202,7 @@ export class Transaction {
    * the state before the command.
    */
   private commitUntouched(cause: StepCause): void {
-    const now = lookupOf(this.state)
+    const now = this.lookup()
     for (const other of callsOfUsers(now, this.involved)) {
       if (this.baseline.has(other.callRef)) continue
       const users = usersOf(other).filter((user) => this.involved.has(user))
@@ -219,7 +223,7 @@ export class Transaction {
    */
   finish(): void {
     for (const user of [...this.involved].sort()) {
-      const state = userState(this.state, user)
+      const state = userStateIn(this.lookup(), user)
       // A user first seen in a call added by this command: its state before the command.
       const previous = this.userStates.get(user) ?? userStateIn(this.before, user)
       if (state !== previous)
@@ -240,13 +244,12 @@ export class Transaction {
       this.reindex('callsByUser', callRef, was.users, is.users)
       this.reindex('callsByDevice', callRef, was.devices, is.devices)
     }
-    setPendingCalls(this.state, undefined)
     const changedCallRefs: string[] = []
     const removedCallRefs: string[] = []
     for (const callRef of touched)
       if (Object.hasOwn(this.state.calls, callRef)) changedCallRefs.push(callRef)
       else if (this.baseValue('calls', callRef) !== undefined) removedCallRefs.push(callRef)
-    recordCallChanges(this.base, this.state, { changedCallRefs, removedCallRefs })
+    this.changes = { changedCallRefs, removedCallRefs }
   }
 
   /** Moves `callRef` in the index from the entries of `was` to those of `is`. */
@@ -268,11 +271,6 @@ export class Transaction {
     for (const key of is) if (!was.has(key)) this.put(field, key, [...(entry(key) ?? []), callRef])
   }
 
-  /** The end of a command that failed: the base state was never changed, only the lookups reset. */
-  rollback(): void {
-    setPendingCalls(this.state, undefined)
-  }
-
   private remember(call: CallRecord): void {
     if (this.baseline.has(call.callRef)) return
     this.rememberViews(call)
@@ -281,7 +279,7 @@ export class Transaction {
 
   private rememberViews(call: CallRecord): void {
     const views = new Map<string, Call | undefined>()
-    const now = lookupOf(this.state)
+    const now = this.lookup()
     for (const user of usersOf(call)) {
       views.set(user, callView(call, user, this.directory, now))
       if (!this.userStates.has(user)) this.userStates.set(user, userStateIn(this.before, user))
@@ -297,7 +295,7 @@ export class Transaction {
   private rememberRelated(call: CallRecord): void {
     const users = usersOf(call)
     if (users.length === 0) return
-    for (const other of callsOfUsers(lookupOf(this.state), users))
+    for (const other of callsOfUsers(this.lookup(), users))
       if (!this.baseline.has(other.callRef)) this.rememberViews(other)
   }
 

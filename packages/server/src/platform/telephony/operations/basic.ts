@@ -5,11 +5,16 @@
 import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
-import { lookupOf } from '../call-index.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { holdForConsultation } from './consultation.js'
-import { connectCallers, releaseCall, requireCall, requireConnection } from './guards.js'
+import {
+  activeElsewhere,
+  connectCallers,
+  releaseCall,
+  requireCall,
+  requireConnection,
+} from './guards.js'
 import { cancelPartyTimers, cancelRinging, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -104,7 +109,7 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
   }
   connection.state = 'ACTIVE'
   cancelRinging(transaction, call.callRef, connection.endpoint.number)
-  connectCallers(transaction.state, call)
+  connectCallers(transaction.lookup(), call)
   return undefined
 }
 
@@ -140,13 +145,7 @@ const hold: Operation<Command<'hold'>> = (transaction, command) => {
 const retrieve: Operation<Command<'retrieve'>> = (transaction, command) => {
   const call = requireCall(transaction, command.callRef)
   const connection = requireConnection(call, command.loginName, ['HELD'], command.deviceId)
-  const deviceId = connection.endpoint.deviceId
-  const others = deviceId === undefined ? [] : lookupOf(transaction.state).onDevice(deviceId)
-  const active = others.some((other) =>
-    other.connections.some(
-      (c) => c.endpoint.deviceId === connection.endpoint.deviceId && c.state === 'ACTIVE',
-    ),
-  )
+  const active = activeElsewhere(transaction.lookup(), connection.endpoint.deviceId, call.callRef)
   if (active)
     throw new PlatformError(
       'NOT_EXPECTED',

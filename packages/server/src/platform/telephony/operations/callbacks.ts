@@ -5,7 +5,6 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
-import { lookupOf } from '../call-index.js'
 import { partyInfo } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { Endpoint, EngineCommand, StoredCallback, TelephonyState } from '../telephony-state.js'
@@ -69,7 +68,7 @@ function idleDevice(transaction: Transaction, loginName: string): Endpoint {
     (device) => device.loginName === loginName,
   )
   if (devices.length === 0) throw new PlatformError('NOT_FOUND', `'${loginName}' has no device`)
-  const calls = lookupOf(transaction.state)
+  const calls = transaction.lookup()
   const idle = devices.find(
     (device) => device.state === 'IN_SERVICE' && calls.onDevice(device.deviceId).length === 0,
   )

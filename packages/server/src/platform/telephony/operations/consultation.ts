@@ -4,13 +4,13 @@
  * basic.ts can use it without an import cycle.
  */
 import { PlatformError } from '../../platform-error.js'
-import { lookupOf } from '../call-index.js'
-import type { CallRecord, Connection, TelephonyState } from '../telephony-state.js'
+import type { CallLookup } from '../call-index.js'
+import type { CallRecord, Connection } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
-/** The user's connections on `deviceId` in `state`, in every call except `exceptCallRef`. */
+/** The user's connections on `deviceId` among `calls`, in every call except `exceptCallRef`. */
 export function connectionsOnDevice(
-  state: TelephonyState,
+  calls: CallLookup,
   loginName: string,
   deviceId: string | undefined,
   mediaState: Connection['state'],
@@ -18,7 +18,7 @@ export function connectionsOnDevice(
 ): { call: CallRecord; connection: Connection }[] {
   const found: { call: CallRecord; connection: Connection }[] = []
   if (deviceId === undefined) return found
-  for (const call of lookupOf(state).onDevice(deviceId)) {
+  for (const call of calls.onDevice(deviceId)) {
     if (call.callRef === exceptCallRef) continue
     for (const connection of call.connections)
       if (
@@ -42,10 +42,10 @@ export function holdForConsultation(
   loginName: string,
   deviceId: string,
 ): boolean {
-  const active = connectionsOnDevice(transaction.state, loginName, deviceId, 'ACTIVE')
+  const active = connectionsOnDevice(transaction.lookup(), loginName, deviceId, 'ACTIVE')
   const first = active[0]
   if (first === undefined) return false
-  if (connectionsOnDevice(transaction.state, loginName, deviceId, 'HELD').length > 0)
+  if (connectionsOnDevice(transaction.lookup(), loginName, deviceId, 'HELD').length > 0)
     throw new PlatformError(
       'NOT_EXPECTED',
       `Device ${deviceId} already has an active and a held call: transfer, merge or alternate first`,

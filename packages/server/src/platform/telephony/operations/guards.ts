@@ -1,8 +1,8 @@
 /** Checks shared by operations: the call and the user's connection must exist and be in the right state. */
 import type { CallCause, MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import { lookupOf } from '../call-index.js'
-import type { CallRecord, Connection, TelephonyState } from '../telephony-state.js'
+import type { CallLookup } from '../call-index.js'
+import type { CallRecord, Connection } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
 /** The call, copied for change; NOT_FOUND when unknown. */
@@ -42,12 +42,12 @@ export function requireConnection(
 
 /** True when the device is ACTIVE in a call other than `exceptCallRef`. */
 export function activeElsewhere(
-  state: TelephonyState,
+  calls: CallLookup,
   deviceId: string | undefined,
   exceptCallRef?: string,
 ): boolean {
   if (deviceId === undefined) return false
-  return lookupOf(state)
+  return calls
     .onDevice(deviceId)
     .some(
       (call) =>
@@ -61,21 +61,21 @@ export function activeElsewhere(
 
 /** True when the connection's device is ACTIVE in a call other than `callRef`. */
 export function talksElsewhere(
-  state: TelephonyState,
+  calls: CallLookup,
   callRef: string,
   connection: Connection,
 ): boolean {
-  return activeElsewhere(state, connection.endpoint.deviceId, callRef)
+  return activeElsewhere(calls, connection.endpoint.deviceId, callRef)
 }
 
 /**
  * The calling sides connect once the called side answers: ACTIVE, or HELD when the calling device went on
  * to talk in another call meanwhile (a device talks in one call at a time; docs/call-model.md).
  */
-export function connectCallers(state: TelephonyState, call: CallRecord): void {
+export function connectCallers(calls: CallLookup, call: CallRecord): void {
   for (const connection of call.connections)
     if (connection.state === 'RINGING_OUTGOING')
-      connection.state = talksElsewhere(state, call.callRef, connection) ? 'HELD' : 'ACTIVE'
+      connection.state = talksElsewhere(calls, call.callRef, connection) ? 'HELD' : 'ACTIVE'
 }
 
 /** Releases the whole call: every party RELEASING, then the call removed, both steps with `cause`. */

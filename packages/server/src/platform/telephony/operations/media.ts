@@ -81,7 +81,10 @@ const moveLeg: Operation<Command<'moveLeg'>> = (transaction, command, context) =
   const target = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))
     throw new PlatformError('BAD_PARAMETER', `deviceId: device ${command.deviceId} is in the call`)
-  if (leg.state === 'ACTIVE' && activeElsewhere(transaction.state, command.deviceId, call.callRef))
+  if (
+    leg.state === 'ACTIVE' &&
+    activeElsewhere(transaction.lookup(), command.deviceId, call.callRef)
+  )
     throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is in another active call`)
   leg.endpoint = target
   return undefined
@@ -97,7 +100,7 @@ const mute: Operation<Command<'mute'>> = (transaction, command, context) => {
       'NOT_ALLOWED',
       `Device ${command.deviceId} is not a device of '${command.loginName}'`,
     )
-  const inActiveCall = activeElsewhere(transaction.state, command.deviceId)
+  const inActiveCall = activeElsewhere(transaction.lookup(), command.deviceId)
   const possible =
     device.mutable && device.state === 'IN_SERVICE' && (!command.mute || inActiveCall)
   if (possible && device.muted !== command.mute)

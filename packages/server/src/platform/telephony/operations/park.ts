@@ -64,7 +64,7 @@ const unpark: Operation<Command<'unpark'>> = (transaction, command, context) => 
       'NOT_ALLOWED',
       `Call ${command.heldCallRef} is not parked on device ${command.deviceId}`,
     )
-  if (activeElsewhere(transaction.state, command.deviceId, call.callRef))
+  if (activeElsewhere(transaction.lookup(), command.deviceId, call.callRef))
     throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is in another active call`)
   call.connections = [
     ...call.connections.filter((connection) => connection.endpoint.service !== 'PARK'),

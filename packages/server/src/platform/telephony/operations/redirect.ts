@@ -22,7 +22,7 @@ type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T
 function voicemailAnswers(transaction: Transaction, call: CallRecord): void {
   for (const connection of call.connections)
     if (connection.endpoint.service === 'VOICEMAIL') connection.state = 'ACTIVE'
-  connectCallers(transaction.state, call)
+  connectCallers(transaction.lookup(), call)
   transaction.commit()
 }
 
@@ -111,13 +111,13 @@ const pickup: Operation<Command<'pickup'>> = (transaction, command, context) => 
     throw new PlatformError('NOT_EXPECTED', `${command.otherPhoneNumber} is not ringing`)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))
     throw new PlatformError('BAD_PARAMETER', `deviceId: ${command.deviceId} is in the call`)
-  if (command.autoAnswer && activeElsewhere(transaction.state, command.deviceId, call.callRef))
+  if (command.autoAnswer && activeElsewhere(transaction.lookup(), command.deviceId, call.callRef))
     throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is in another active call`)
   call.connections = call.connections.filter((connection) => connection !== target)
   cancelRinging(transaction, call.callRef, target.endpoint.number)
   if (command.autoAnswer) {
     call.connections.push({ endpoint: picker, state: 'ACTIVE' })
-    connectCallers(transaction.state, call)
+    connectCallers(transaction.lookup(), call)
   } else ring(transaction, call, picker, context)
   transaction.commit('PICKED_UP')
   return undefined

@@ -149,7 +149,7 @@ const outsidePartyAnswers: Operation<Command<'outsidePartyAnswers'>> = (
   const { call, connection } = touch(transaction, first)
   connection.state = 'ACTIVE'
   cancelRinging(transaction, call.callRef, command.number)
-  connectCallers(transaction.state, call)
+  connectCallers(transaction.lookup(), call)
   const hangUpAfterMs = context.directory.outsideBehaviour?.(command.number)?.hangUpAfterMs
   if (hangUpAfterMs !== undefined)
     transaction.schedule(hangUpAfterMs, {

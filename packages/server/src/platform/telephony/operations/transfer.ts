@@ -7,7 +7,6 @@ import type { Call, CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
 import { callEvent } from '../call-events.js'
-import { lookupOf } from '../call-index.js'
 import { callView, isUsers } from '../call-view.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
@@ -81,7 +80,7 @@ export function joinCalls(
   const moving = new Map<string, Call>()
   for (const user of usersAmong(absorbed.connections)) {
     if (user === loginName || stay.has(user)) continue
-    const view = callView(absorbed, user, context.directory, lookupOf(transaction.state))
+    const view = callView(absorbed, user, context.directory, transaction.lookup())
     if (view !== undefined) moving.set(user, view)
   }
   const target = touch(transaction, survivor).call
@@ -109,7 +108,7 @@ export function joinCalls(
     const removedAt = at('OnCallRemoved', source.callRef)
     const createdAt = at('OnCallCreated', target.callRef)
     if (removedAt < 0 || createdAt < 0) continue
-    const after = callView(target, user, context.directory, lookupOf(transaction.state))
+    const after = callView(target, user, context.directory, transaction.lookup())
     const modified = callEvent(user, { ...before, callRef: target.callRef }, after, cause)
     if (modified === undefined) continue
     const { eventName, loginName, callRef, ...rest } = modified
@@ -123,7 +122,7 @@ const alternate: Operation<Command<'alternate'>> = (transaction, command) => {
   const held = peekCall(transaction, command.callRef)
   const heldConnection = requireConnection(held, command.loginName, ['HELD'], command.deviceId)
   const active = connectionsOnDevice(
-    transaction.state,
+    transaction.lookup(),
     command.loginName,
     heldConnection.endpoint.deviceId,
     'ACTIVE',
