@@ -70,7 +70,5 @@ export async function buildApp(
     },
     { prefix: API_V1_PATH },
   )
-  platform.services.provide('Users')
-  platform.services.provide('Logins')
   return app
 }

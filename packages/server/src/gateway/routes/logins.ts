@@ -37,6 +37,7 @@ function listOf<T extends string>(
 }
 
 export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.platform.services.provide('Logins')
   app.get(
     '/logins',
     {

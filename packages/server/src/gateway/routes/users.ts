@@ -35,6 +35,7 @@ const NO_REDIRECT_AGENT = /^Java-http-client\//
 
 /** GET /users: find a user by exactly one key; 307 to its resource. */
 export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.platform.services.provide('Users')
   app.get(
     '/users',
     {

@@ -216,7 +216,7 @@ export class Directory {
     })
   }
 
-  /** True when `password` is the account's password; spends the same time for unknown accounts. */
+  /** The account when `password` is its password, else undefined; the same time for unknown accounts. */
   async verifyPassword(loginName: string, password: string): Promise<StoredAccount | undefined> {
     const account = this.findAccount(loginName)
     const matches = await this.hasher.verify(password, account?.passwordHash)
