@@ -14,6 +14,7 @@ import {
   execute,
 } from './call-engine.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
+import { TelephonyQueries } from './telephony-queries.js'
 import {
   type DeviceRecord,
   type EngineCommand,
@@ -86,6 +87,11 @@ export class TelephonyService {
   /** The state after the last command, for queries; never change it. */
   get state(): TelephonyState {
     return this.#state
+  }
+
+  /** Reads of the state after the last command, as users see it (telephony-queries.ts). */
+  get queries(): TelephonyQueries {
+    return new TelephonyQueries(this.#state, this.#context.directory)
   }
 
   /**

@@ -1,0 +1,97 @@
+/**
+ * What the telephony API and the control plane read of the engine's state (issue 5): a user's calls, legs,
+ * participants, devices, callbacks and telephonic state as that user sees them, and every call in progress.
+ * Read-only and bound to one state; a missing call, leg, participant or device of the user is `NOT_FOUND`.
+ */
+import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wire'
+import { PlatformError } from '../platform-error.js'
+import { compareCallRefs, lookupOf } from './call-index.js'
+import { callView } from './call-view.js'
+import { incomingCallbacks } from './operations/callbacks.js'
+import { getParticipant, listParticipants } from './operations/conference.js'
+import { type TelephonicState, telephonicState } from './operations/media.js'
+import type { TelephonyDirectory } from './telephony-directory.js'
+import type { CallRecord, DeviceRecord, TelephonyState } from './telephony-state.js'
+
+export class TelephonyQueries {
+  constructor(
+    private readonly state: TelephonyState,
+    private readonly directory: TelephonyDirectory,
+  ) {}
+
+  /** The user's calls, oldest first (GET /telephony/calls). */
+  calls(loginName: string): Call[] {
+    const lookup = lookupOf(this.state)
+    const views: Call[] = []
+    for (const call of lookup.ofUser(loginName)) {
+      const view = callView(call, loginName, this.directory, lookup)
+      if (view !== undefined) views.push(view)
+    }
+    return views
+  }
+
+  /** One call as the user sees it (GET /telephony/calls/{callRef}). */
+  call(loginName: string, callRef: string): Call {
+    const record = Object.hasOwn(this.state.calls, callRef) ? this.state.calls[callRef] : undefined
+    const view =
+      record === undefined
+        ? undefined
+        : callView(record, loginName, this.directory, lookupOf(this.state))
+    if (view === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
+    return view
+  }
+
+  /** The user's legs in a call (GET /calls/{callRef}/deviceLegs). */
+  legs(loginName: string, callRef: string): Leg[] {
+    return this.call(loginName, callRef).legs ?? []
+  }
+
+  /** One leg, named by its device number (wire facts 5.3: a Leg's only id is its `deviceId`). */
+  leg(loginName: string, callRef: string, legId: string): Leg {
+    const leg = this.legs(loginName, callRef).find((candidate) => candidate.deviceId === legId)
+    if (leg === undefined) throw new PlatformError('NOT_FOUND', `No leg '${legId}' in call ${callRef}`)
+    return leg
+  }
+
+  /** The other parties of a call (GET /calls/{callRef}/participants). */
+  participants(loginName: string, callRef: string): Participant[] {
+    return listParticipants(this.state, callRef, loginName, this.directory)
+  }
+
+  participant(loginName: string, callRef: string, participantId: string): Participant {
+    return getParticipant(this.state, callRef, participantId, loginName, this.directory)
+  }
+
+  /** The states of the user's devices (GET /telephony/devices). */
+  deviceStates(loginName: string): DeviceState[] {
+    return telephonicState(this.state, loginName, this.directory).deviceStates.deviceStates
+  }
+
+  /** One of the user's devices (GET /telephony/devices/{deviceId}); another user's device is not found. */
+  deviceState(loginName: string, deviceId: string): DeviceState {
+    const device = this.deviceStates(loginName).find((candidate) => candidate.deviceId === deviceId)
+    if (device === undefined)
+      throw new PlatformError('NOT_FOUND', `No device '${deviceId}' of user '${loginName}'`)
+    return device
+  }
+
+  /** The device record, whoever owns it; undefined when the engine has no such device. */
+  device(deviceId: string): DeviceRecord | undefined {
+    return Object.hasOwn(this.state.devices, deviceId) ? this.state.devices[deviceId] : undefined
+  }
+
+  /** GET /telephony/state. */
+  telephonicState(loginName: string): TelephonicState {
+    return telephonicState(this.state, loginName, this.directory)
+  }
+
+  /** GET /telephony/incomingCallbacks. */
+  callbacks(loginName: string): Callback[] {
+    return incomingCallbacks(this.state, loginName)
+  }
+
+  /** Every call in progress, oldest first (the control plane's list of live calls). */
+  liveCalls(): CallRecord[] {
+    return Object.values(this.state.calls).sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+  }
+}
