@@ -4,7 +4,7 @@ import { buildControlApp } from '../../src/control/control-app.js'
 import {
   DirectoryDevice,
   DirectoryUserView,
-} from '../../src/platform/directory/directory-document.js'
+} from '../../src/platform/directory/directory-file-schema.js'
 import { expectRestError, expectSchema } from '../support/assertions.js'
 import { basic, openSession, startTestService } from '../support/test-service.js'
 import {

@@ -8,7 +8,7 @@ import type { Directory } from '../../platform/directory/directory.js'
 import {
   DirectoryDevice,
   DirectoryDevicePatch,
-} from '../../platform/directory/directory-document.js'
+} from '../../platform/directory/directory-file-schema.js'
 import { PlatformError } from '../../platform/platform-error.js'
 import { existingUser } from './users.js'
 

@@ -9,7 +9,7 @@ import {
   DirectoryUser,
   DirectoryUserPatch,
   DirectoryUserView,
-} from '../../platform/directory/directory-document.js'
+} from '../../platform/directory/directory-file-schema.js'
 import { PlatformError } from '../../platform/platform-error.js'
 
 const LoginParams = Type.Object({ loginName: Type.String() })

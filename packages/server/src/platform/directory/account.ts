@@ -1,6 +1,6 @@
 /** The accounts of the directory as the platform holds them: users and administrators. */
 import type { ClirMode, User, UserPreferences, UserRight } from '@openness/wire'
-import type { OutsidePartyRule } from './directory-document.js'
+import type { OutsidePartyRule } from './directory-file-schema.js'
 
 /** The provisioned part of a user: the User record of the specification plus the telephony setting. */
 export interface UserRecord extends Omit<User, 'dialingRule'> {
@@ -40,6 +40,9 @@ export type StoredAccount =
       passwordChangedAt?: string
       preferences: UserPreferences
     }
+
+/** A user account of the directory. */
+export type UserAccount = Extract<StoredAccount, { kind: 'USER' }>
 
 /** The numbering plan of the platform (design section 5). */
 export interface NumberingPlan {

@@ -2,13 +2,9 @@ import { readFileSync } from 'node:fs'
 import { Settings } from 'typebox/system'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import {
-  type DirectoryDocument,
-  type DirectoryPath,
-  findDirectoryProblems,
-  formatDirectoryPath,
-  validateDirectoryDocument,
-} from './directory-document.js'
+import { findDirectoryProblems, validateDirectoryDocument } from './directory-document.js'
+import type { DirectoryDocument } from './directory-file-schema.js'
+import { type DirectoryPath, formatDirectoryPath } from './directory-problem.js'
 
 const DEMO_FILE = new URL('../../../directory/demo-directory.yaml', import.meta.url)
 

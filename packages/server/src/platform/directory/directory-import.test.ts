@@ -4,7 +4,8 @@ import { parse } from 'yaml'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import type { DirectorySnapshot } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserRecord } from './account.js'
-import { type DirectoryDocument, validateDirectoryDocument } from './directory-document.js'
+import { validateDirectoryDocument } from './directory-document.js'
+import type { DirectoryDocument } from './directory-file-schema.js'
 import { importDirectory } from './directory-import.js'
 
 const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 })

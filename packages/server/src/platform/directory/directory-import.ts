@@ -18,7 +18,7 @@ import {
   type DirectoryAdministrator,
   type DirectoryDocument,
   type DirectoryUser,
-} from './directory-document.js'
+} from './directory-file-schema.js'
 import { party, withoutUndefined } from './manager-assistant.js'
 
 type ConfigManagerAssistant = NonNullable<User['configManagerAssistant']>

@@ -20,7 +20,7 @@ import {
   type DirectoryDocument,
   DirectoryUser,
   DirectoryUserPatch,
-} from './directory-document.js'
+} from './directory-file-schema.js'
 import { importDirectory } from './directory-import.js'
 
 const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 })

@@ -6,7 +6,7 @@
 import type { TSchema } from 'typebox'
 import { Settings } from 'typebox/system'
 import { Value } from 'typebox/value'
-import type { DirectoryPath, DirectoryProblem } from './directory-document.js'
+import type { DirectoryPath, DirectoryProblem } from './directory-problem.js'
 
 /** TypeBox stops at 8 errors by default; a hand-edited file deserves to see them all at once. */
 const MAX_SCHEMA_ERRORS = 200

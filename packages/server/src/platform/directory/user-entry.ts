@@ -4,21 +4,14 @@
  */
 import type { UserPreferences } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
-import type { StoredAccount } from './account.js'
-import {
-  DirectoryClaims,
-  DirectoryDevice,
-  type DirectoryProblem,
-  DirectoryUser,
-  type DirectoryUserView,
-  findUserProblems,
-  formatDirectoryPath,
-  type UserContext,
-} from './directory-document.js'
+import type { StoredAccount, UserAccount } from './account.js'
+import { DirectoryClaims } from './directory-claims.js'
+import { findUserProblems } from './directory-document.js'
+import type { UserContext } from './directory-document-checks.js'
+import { DirectoryDevice, DirectoryUser, type DirectoryUserView } from './directory-file-schema.js'
+import { type DirectoryProblem, formatDirectoryPath } from './directory-problem.js'
 import { assistantsOf, withoutUndefined } from './manager-assistant.js'
 import { isRecord } from './schema-problems.js'
-
-type UserAccount = Extract<StoredAccount, { kind: 'USER' }>
 
 /**
  * The stored user in the directory file's format, without its password: `assistants` comes from its

@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml'
+import { findDirectoryProblems } from '../../platform/directory/directory-document.js'
+import type { DirectoryDocument } from '../../platform/directory/directory-file-schema.js'
 import {
-  type DirectoryDocument,
   type DirectoryProblem,
   describeDirectoryProblem,
-  findDirectoryProblems,
-} from '../../platform/directory/directory-document.js'
+} from '../../platform/directory/directory-problem.js'
 
 /** The directory file cannot be used; `problems` has one line per problem. */
 export class DirectoryFileError extends Error {

@@ -1,0 +1,253 @@
+/**
+ * The checks of the directory file that its schema cannot express (docs/directory-file.md,
+ * "Validation"): values unique across accounts and devices, references between users, rules that
+ * depend on the user type, the outside party rules. They run on values the schema has accepted.
+ */
+import { PasswordHasher } from '../auth/password-hasher.js'
+import { DirectoryClaims } from './directory-claims.js'
+import type {
+  DirectoryAdministrator,
+  DirectoryDocument,
+  DirectoryUser,
+} from './directory-file-schema.js'
+import {
+  type DirectoryPath,
+  type DirectoryProblem,
+  formatDirectoryPath,
+} from './directory-problem.js'
+
+/** Login names appear unencoded in URL paths. */
+const LOGIN_NAME = /^[A-Za-z0-9._-]+$/
+/** Device ids are phone numbers. */
+const DIGITS = /^[0-9]+$/
+/** Outside and public numbers: digits, optionally after a `+`. */
+const PHONE_NUMBER = /^\+?[0-9]+$/
+
+/** The rest of the directory a single user is checked against. */
+export interface UserContext {
+  /** The unique values the other accounts hold. */
+  claims: DirectoryClaims
+  /** The directory's languages, which preferences must name. */
+  languages: { gui: readonly string[]; tui: readonly string[] }
+  /** Whether `loginName` is a user's (an assistant must be one). */
+  isUser(loginName: string): boolean
+}
+
+type Report = (problem: DirectoryProblem) => void
+
+/** Every problem of a document the schema accepted. */
+export function checkDirectoryDocument(document: DirectoryDocument): DirectoryProblem[] {
+  const problems: DirectoryProblem[] = []
+  const report: Report = (problem) => problems.push(problem)
+  const userLogins = new Set(document.users.map((user) => user.loginName))
+  const context: UserContext = {
+    claims: new DirectoryClaims(),
+    languages: document.languages,
+    isUser: (loginName) => userLogins.has(loginName),
+  }
+  document.users.forEach((user, index) => {
+    checkUser(user, ['users', index], context, report)
+  })
+  document.administrators?.forEach((administrator, index) => {
+    checkAccount(administrator, ['administrators', index], context.claims, report)
+  })
+  document.users.forEach((user, index) => {
+    checkAssistants(user, ['users', index], context.isUser, report)
+  })
+  checkOutsideParties(document, report)
+  return problems
+}
+
+/**
+ * Every problem of one user the schema accepted, against the rest of the directory in `context`, whose
+ * claims receive this user's values. Paths start at the user.
+ */
+export function checkDirectoryUser(user: DirectoryUser, context: UserContext): DirectoryProblem[] {
+  const problems: DirectoryProblem[] = []
+  const report: Report = (problem) => problems.push(problem)
+  checkUser(user, [], context, report)
+  checkAssistants(user, [], context.isUser, report)
+  return problems
+}
+
+/** The public number prefix and the outside party rules: number forms, one rule per number or prefix. */
+function checkOutsideParties(document: DirectoryDocument, report: Report): void {
+  const publicPrefix = document.numberingPlan.publicNumberPrefix
+  if (publicPrefix !== undefined && !PHONE_NUMBER.test(publicPrefix))
+    report({
+      path: ['numberingPlan', 'publicNumberPrefix'],
+      message: `${JSON.stringify(publicPrefix)} must be digits, optionally after +`,
+    })
+  const seen = new Map<string, string>()
+  document.outsideParties?.forEach((rule, index) => {
+    const path: DirectoryPath = ['outsideParties', index]
+    if ((rule.number === undefined) === (rule.prefix === undefined)) {
+      report({
+        path,
+        message:
+          rule.number === undefined
+            ? 'needs number (one outside number) or prefix (every number starting with it)'
+            : 'has both number and prefix; give only one',
+      })
+      return
+    }
+    const field = rule.number === undefined ? 'prefix' : 'number'
+    const value = rule.number ?? rule.prefix ?? ''
+    if (!PHONE_NUMBER.test(value))
+      report({
+        path: [...path, field],
+        message: `${JSON.stringify(value)} must be digits, optionally after +: the outside number as dialed after the outside-line prefix`,
+      })
+    else {
+      const key = `${field} ${value}`
+      const first = seen.get(key)
+      if (first !== undefined)
+        report({
+          path: [...path, field],
+          message: `${JSON.stringify(value)} already has a rule: ${first}`,
+        })
+      else seen.set(key, formatDirectoryPath(path))
+    }
+    if (
+      rule.afterSeconds !== undefined &&
+      rule.behaviour !== 'ANSWER' &&
+      rule.behaviour !== 'REJECT'
+    )
+      report({
+        path: [...path, 'afterSeconds'],
+        message: `is for ANSWER and REJECT only, and this rule is ${rule.behaviour}`,
+      })
+    if (rule.hangUpAfterSeconds !== undefined && rule.behaviour !== 'ANSWER')
+      report({
+        path: [...path, 'hangUpAfterSeconds'],
+        message: `is for ANSWER only, and this rule is ${rule.behaviour}`,
+      })
+  })
+}
+
+/** The login name (its form, and unique) and the password of an account at `path`. */
+function checkAccount(
+  account: DirectoryUser | DirectoryAdministrator,
+  path: DirectoryPath,
+  claims: DirectoryClaims,
+  report: Report,
+): void {
+  const loginPath = [...path, 'loginName']
+  if (!LOGIN_NAME.test(account.loginName)) {
+    report({
+      path: loginPath,
+      message: `${JSON.stringify(account.loginName)} may contain only letters, digits, ".", "_" and "-"`,
+    })
+  } else {
+    const taken = claims.claim('login name', account.loginName, formatDirectoryPath(path))
+    if (taken !== undefined) report({ path: loginPath, message: taken, conflict: true })
+  }
+  if (account.password !== undefined && account.passwordHash !== undefined) {
+    report({ path, message: 'has both password and passwordHash; give only one' })
+  } else if (
+    account.passwordHash !== undefined &&
+    !PasswordHasher.isWellFormed(account.passwordHash)
+  ) {
+    report({
+      path: [...path, 'passwordHash'],
+      message: 'is not a password hash of the form scrypt$N$r$p$salt$key (salt and key in base64)',
+    })
+  }
+}
+
+/** Every rule of one user but its assistants, which need every user known first. */
+function checkUser(
+  user: DirectoryUser,
+  path: DirectoryPath,
+  context: UserContext,
+  report: Report,
+): void {
+  const { claims } = context
+  checkAccount(user, path, claims, report)
+  const holder = formatDirectoryPath(path)
+  for (const field of ['companyPhone', 'companyEmail', 'instantMessagingId'] as const) {
+    const value = user[field]
+    const taken = value === undefined ? undefined : claims.claim(field, value, holder)
+    if (taken !== undefined) report({ path: [...path, field], message: taken, conflict: true })
+  }
+
+  let mainDevice: DirectoryPath | undefined
+  user.devices.forEach((device, deviceIndex) => {
+    const devicePath: DirectoryPath = [...path, 'devices', deviceIndex]
+    if (!DIGITS.test(device.id)) {
+      report({
+        path: [...devicePath, 'id'],
+        message: `${JSON.stringify(device.id)} must be made of digits: a device id is its phone number`,
+      })
+    } else {
+      const taken = claims.claim('id', device.id, formatDirectoryPath(devicePath))
+      if (taken !== undefined)
+        report({ path: [...devicePath, 'id'], message: taken, conflict: true })
+    }
+    if (device.role === 'MAIN') {
+      if (mainDevice === undefined) mainDevice = devicePath
+      else {
+        report({
+          path: [...devicePath, 'role'],
+          message: `a user has at most one MAIN device, and ${formatDirectoryPath(mainDevice)} is MAIN already`,
+        })
+      }
+    }
+  })
+
+  user.applicationRights?.forEach((right, rightIndex) => {
+    const only =
+      right === 'NOMADIC_SIP' || right === 'NOMADIC_GSM'
+        ? 'STANDARD'
+        : right === 'NOMADIC'
+          ? 'MULTIMEDIA'
+          : undefined
+    if (only !== undefined && user.type !== only) {
+      report({
+        path: [...path, 'applicationRights', rightIndex],
+        message: `${right} is for ${only} users only, and this user is ${user.type}`,
+      })
+    }
+  })
+
+  const preferences = user.preferences
+  if (preferences?.professionalMobile !== undefined && user.type !== 'MULTIMEDIA') {
+    report({
+      path: [...path, 'preferences', 'professionalMobile'],
+      message: `only MULTIMEDIA users have a professional mobile, and this user is ${user.type}`,
+    })
+  }
+  for (const [field, kind] of [
+    ['guiLanguage', 'gui'],
+    ['tuiLanguage', 'tui'],
+  ] as const) {
+    const language = preferences?.[field]
+    const languages = context.languages[kind]
+    if (language !== undefined && !languages.includes(language)) {
+      report({
+        path: [...path, 'preferences', field],
+        message: `${language} is not one of languages.${kind} (${languages.join(', ')})`,
+      })
+    }
+  }
+}
+
+/** Every login name in `assistants` is another user's. */
+function checkAssistants(
+  user: DirectoryUser,
+  path: DirectoryPath,
+  isUser: (loginName: string) => boolean,
+  report: Report,
+): void {
+  user.assistants?.forEach((assistant, assistantIndex) => {
+    const assistantPath: DirectoryPath = [...path, 'assistants', assistantIndex]
+    if (assistant === user.loginName) {
+      report({ path: assistantPath, message: 'a user cannot be its own assistant' })
+    } else if (!isUser(assistant)) {
+      report({
+        path: assistantPath,
+        message: `${JSON.stringify(assistant)} is not the login name of a user`,
+      })
+    }
+  })
+}
