@@ -11,6 +11,7 @@ import type { GatewayPlatform } from './gateway/platform.js'
 import { errorHandler } from './gateway/plugins/error-handler.js'
 import { jsonBody } from './gateway/plugins/json-body.js'
 import { openApi } from './gateway/plugins/openapi.js'
+import { readinessCheck } from './gateway/plugins/readiness.js'
 import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { loginRoutes } from './gateway/routes/logins.js'
@@ -19,6 +20,7 @@ import { notificationRoutes } from './gateway/routes/notifications.js'
 import { rootRoutes } from './gateway/routes/root.js'
 import { sessionRoutes } from './gateway/routes/sessions.js'
 import { subscriptionRoutes } from './gateway/routes/subscriptions.js'
+import { telephonyRoutes } from './gateway/routes/telephony/index.js'
 import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
 
 /** Options of the HTTP layer. */
@@ -50,6 +52,8 @@ export async function buildApp(
   addErrorSchema(app)
   await app.register(errorHandler)
   await app.register(jsonBody)
+  // Before the session: a request refused NOT_READY does not restart its session's timer.
+  await app.register(readinessCheck)
   await app.register(sessionResolver)
   if (options.openApi ?? true) await app.register(openApi, { version: platform.product.version })
 
@@ -66,6 +70,7 @@ export async function buildApp(
       await v1.register(userAccountRoutes, { prefix: '/logins' })
       await v1.register(subscriptionRoutes)
       await v1.register(notificationRoutes)
+      await v1.register(telephonyRoutes, { prefix: '/telephony' })
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

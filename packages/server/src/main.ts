@@ -2,6 +2,7 @@
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
+import { AdjustableClock } from './adjustable-clock.js'
 import { buildApp } from './app.js'
 import { DEFAULT_CONTROL_URL } from './cli/openness-control.js'
 import { ConfigError, DEMO_DIRECTORY_FILE, loadConfig, type ServiceConfig } from './config.js'
@@ -11,7 +12,6 @@ import { type HttpListener, startHttpListener, startListeners } from './listener
 import { startPlatform } from './service.js'
 import { DirectoryFileError } from './storage/file/directory-file.js'
 import { databaseTargetFromUrl } from './storage/sql/database.js'
-import { SystemClock } from './system-clock.js'
 import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
 /** Where the control plane listens, and its token when the service generated it. */
@@ -107,7 +107,8 @@ async function startControlPlane(
 async function main(): Promise<void> {
   const config = loadConfig()
   const logger = pino({ level: config.logLevel })
-  const clock = new SystemClock()
+  // The system's time, which the control plane may set forward (docs/control-plane.md, "The clock").
+  const clock = new AdjustableClock()
   const running = await startPlatform({
     database: databaseTargetFromUrl(config.databaseUrl, config.dataDir),
     directoryFile: config.directoryFile,
@@ -145,7 +146,7 @@ async function main(): Promise<void> {
   logger.info({ host: config.host, ...ports, dataDir: join(config.dataDir) }, 'listening')
   const control = await startControlPlane(
     config,
-    { ...running.platform, telephony: running.telephony },
+    { ...running.platform, telephony: running.telephony, adjustableClock: clock },
     logger,
   )
   process.stdout.write(banner(config, ports, tls, control?.banner))

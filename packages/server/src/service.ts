@@ -13,6 +13,7 @@ import { Directory } from './platform/directory/directory.js'
 import { importDirectory } from './platform/directory/directory-import.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
 import type { Clock } from './platform/ports.js'
+import { Readiness } from './platform/readiness.js'
 import {
   defaultGraceSeconds,
   SessionManager,
@@ -124,7 +125,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       authenticator,
       subscriptions,
       outlets,
+      telephony,
       clock,
+      readiness: new Readiness(clock),
       urls,
       services: new ServiceCatalog(),
       product: PRODUCT,

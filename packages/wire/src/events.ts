@@ -14,6 +14,9 @@ export const EVENT_PACKAGES = {
     'OnCallbackRequestAdded',
     'OnDeviceMuteSuccess',
     'OnDeviceMuteFailed',
+    // Not in the specification's table: the answer to POST /telephony/state/snapshot, which the SDKs
+    // parse (wire facts 5.4 and 6).
+    'OnTelephonyState',
   ],
   eventSummary: ['OnEventSummaryUpdated'],
   unifiedComLog: [

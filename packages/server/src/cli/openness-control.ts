@@ -42,16 +42,26 @@ Commands:
   devices remove <login> <deviceId>            remove a device
 
 Simulation:
-  calls incoming <from> <to>                   an outside number calls a public number or extension
+  calls list                                   list the calls in progress with their parties
+  calls make <from> <to>                       an extension's device, or an outside number, calls <to>
   devices answer <deviceId>                    the device answers the call ringing on it
   devices offhook <deviceId>                   the device goes off-hook (answers what rings)
   devices hangup <deviceId>                    the device hangs up: it leaves all its calls
+  devices dtmf <deviceId> <digits>             the device sends DTMF digits in the call it is active in
   devices auto-answer <deviceId> <on|off>      the device answers by itself, or no longer
   devices service <deviceId> <in|out>          puts the device in or out of service
   outside answer <number>                      the outside party answers the call ringing there
   outside reject <number>                      the outside party rejects it
   outside busy <number>                        the outside party is busy
   outside hangup <number>                      the outside party hangs up: it leaves all its calls
+
+Time and faults:
+  clock show                                   the service's time
+  clock advance <seconds>                      sets the service's clock forward: what falls due happens
+  faults show                                  the fault in force, if any
+  faults not-ready <seconds>                   the API answers 503 NOT_READY for that long
+  faults switch-over [seconds]                 drops every session; NOT_READY meanwhile (default 5 s)
+  faults clear                                 ends the fault in force
 
 Options:
   --url <url>       the control plane (default: $CONTROL_URL, else ${DEFAULT_CONTROL_URL})
@@ -65,6 +75,8 @@ type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE'
 /** One command: its arguments, the request it makes, and what it says when the answer has no body. */
 interface Command {
   args: readonly string[]
+  /** Arguments that may follow `args`, absent from the record when not given. */
+  optional?: readonly string[]
   method: Method
   path(args: Readonly<Record<string, string>>): string
   done?(args: Readonly<Record<string, string>>): string
@@ -101,15 +113,23 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     path: devicePath,
     done: (args) => `Removed device ${args['deviceId']} of user ${args['login']}.`,
   },
-  'calls incoming': {
+  'calls list': { args: [], method: 'GET', path: () => '/calls' },
+  'calls make': {
     args: ['from', 'to'],
     method: 'POST',
-    path: () => '/simulation/calls',
+    path: () => '/calls',
     body: (args) => ({ from: args['from'], to: args['to'] }),
   },
   ...deviceAction('answer', (id) => `Device ${id} answered.`),
   ...deviceAction('offhook', (id) => `Device ${id} went off-hook and answered.`),
   ...deviceAction('hangup', (id) => `Device ${id} hung up.`),
+  'devices dtmf': {
+    args: ['deviceId', 'digits'],
+    method: 'POST',
+    path: (args) => `${simulatedDevicePath(args)}/dtmf`,
+    body: (args) => ({ digits: args['digits'] }),
+    done: (args) => `Device ${args['deviceId']} sent ${args['digits']}.`,
+  },
   'devices auto-answer': {
     args: ['deviceId', 'on|off'],
     method: 'PUT',
@@ -128,13 +148,40 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   ...outsideAction('reject', 'reject', undefined, (n) => `Outside party ${n} rejected the call.`),
   ...outsideAction('busy', 'reject', { cause: 'BUSY' }, (n) => `Outside party ${n} was busy.`),
   ...outsideAction('hangup', 'hangup', undefined, (n) => `Outside party ${n} hung up.`),
+  'clock show': { args: [], method: 'GET', path: () => '/clock' },
+  'clock advance': {
+    args: ['seconds'],
+    method: 'POST',
+    path: () => '/clock/advance',
+    body: (args) => ({ seconds: seconds(args['seconds']) }),
+  },
+  'faults show': { args: [], method: 'GET', path: () => '/faults' },
+  'faults not-ready': {
+    args: ['seconds'],
+    method: 'POST',
+    path: () => '/faults/not-ready',
+    body: (args) => ({ seconds: seconds(args['seconds']) }),
+  },
+  'faults switch-over': {
+    args: [],
+    optional: ['seconds'],
+    method: 'POST',
+    path: () => '/faults/switch-over',
+    body: (args) => (args['seconds'] === undefined ? {} : { seconds: seconds(args['seconds']) }),
+  },
+  'faults clear': {
+    args: [],
+    method: 'DELETE',
+    path: () => '/faults',
+    done: () => 'No fault is in force any more.',
+  },
 }
 
 function simulatedDevicePath(args: Readonly<Record<string, string>>): string {
-  return `/simulation/devices/${segment(args['deviceId'] ?? '')}`
+  return `/devices/${segment(args['deviceId'] ?? '')}`
 }
 
-/** `devices <action> <deviceId>`: POST /simulation/devices/{deviceId}/<action>. */
+/** `devices <action> <deviceId>`: POST /devices/{deviceId}/<action>. */
 function deviceAction(action: string, done: (deviceId: string) => string): Record<string, Command> {
   return {
     [`devices ${action}`]: {
@@ -146,7 +193,7 @@ function deviceAction(action: string, done: (deviceId: string) => string): Recor
   }
 }
 
-/** `outside <name> <number>`: POST /simulation/outside/{number}/<action>. */
+/** `outside <name> <number>`: POST /outside/{number}/<action>. */
 function outsideAction(
   name: string,
   action: string,
@@ -157,7 +204,7 @@ function outsideAction(
     [`outside ${name}`]: {
       args: ['number'],
       method: 'POST',
-      path: (args) => `/simulation/outside/${segment(args['number'] ?? '')}/${action}`,
+      path: (args) => `/outside/${segment(args['number'] ?? '')}/${action}`,
       done: (args) => done(args['number'] ?? ''),
       ...(body !== undefined && { body: () => body }),
     },
@@ -169,6 +216,14 @@ function choice<T>(given: string | undefined, values: Readonly<Record<string, T>
   const value = given === undefined ? undefined : values[given]
   if (value === undefined)
     throw new CliError(`'${given}' is not one of ${Object.keys(values).join(', ')}`, EXIT.usage)
+  return value
+}
+
+/** A number of seconds as given on the command line (the control plane checks its range). */
+function seconds(given: string | undefined): number {
+  const value = given === undefined || given.trim() === '' ? Number.NaN : Number(given)
+  if (!Number.isFinite(value))
+    throw new CliError(`'${given}' is not a number of seconds`, EXIT.usage)
   return value
 }
 
@@ -207,12 +262,14 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
   if (command === undefined)
     throw new CliError(name === '' ? 'no command given' : `unknown command '${name}'`, EXIT.usage)
   const given = positionals.slice(2)
-  if (given.length !== command.args.length)
+  const optional = command.optional ?? []
+  if (given.length < command.args.length || given.length > command.args.length + optional.length)
     throw new CliError(
-      `usage: ${name} ${command.args.map((arg) => `<${arg}>`).join(' ')}`,
+      `usage: ${[name, ...command.args.map((arg) => `<${arg}>`), ...optional.map((arg) => `[${arg}]`)].join(' ')}`,
       EXIT.usage,
     )
-  const args = Object.fromEntries(command.args.map((arg, index) => [arg, given[index] ?? '']))
+  const names = [...command.args, ...optional]
+  const args = Object.fromEntries(given.map((value, index) => [names[index] ?? '', value]))
 
   const token = values.token ?? io.env['CONTROL_TOKEN']
   if (token === undefined || token === '')

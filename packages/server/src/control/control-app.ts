@@ -14,9 +14,15 @@ import { addErrorSchema } from '../gateway/error-responses.js'
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { Directory } from '../platform/directory/directory.js'
+import type { Readiness } from '../platform/readiness.js'
 import { operatorToken } from './operator-token.js'
+import { callRoutes } from './routes/calls.js'
+import { type AdjustableTime, clockRoutes } from './routes/clock.js'
 import { deviceRoutes } from './routes/devices.js'
-import { type SimulationTelephony, simulationRoutes } from './routes/simulation.js'
+import { faultRoutes, type SessionCloser } from './routes/faults.js'
+import { outsidePartyRoutes } from './routes/outside-parties.js'
+import type { ControlTelephony } from './routes/route-support.js'
+import { simulatedDeviceRoutes } from './routes/simulated-devices.js'
 import { userRoutes } from './routes/users.js'
 
 /** Where the control plane's routes live. */
@@ -32,7 +38,12 @@ export interface ControlPlatform {
   directory: Directory
   product: { version: string }
   /** The running call engine: with it, the simulation routes (docs/control-plane.md, "Simulation"). */
-  telephony?: SimulationTelephony
+  telephony?: ControlTelephony
+  /** The service's clock, when it can be set forward: with it, the clock routes ("The clock"). */
+  adjustableClock?: AdjustableTime
+  /** The API's readiness and sessions: with both, the fault routes ("Faults"). */
+  readiness?: Readiness
+  sessions?: SessionCloser
 }
 
 /** Options of the control plane. */
@@ -70,7 +81,7 @@ export async function buildControlApp(
         version: platform.product.version,
         description:
           'Provisioning of the directory: users and their devices, in the directory file format; ' +
-          'simulation: calls from outside, simulated devices and outside parties. ' +
+          'simulation: calls, simulated devices and outside parties; the clock; fault injection. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
@@ -80,10 +91,21 @@ export async function buildControlApp(
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 
-  const { directory } = platform
-  await app.register(userRoutes, { prefix: CONTROL_PATH, directory })
-  await app.register(deviceRoutes, { prefix: CONTROL_PATH, directory })
-  if (platform.telephony)
-    await app.register(simulationRoutes, { prefix: CONTROL_PATH, telephony: platform.telephony })
+  const { directory, telephony, adjustableClock, readiness, sessions } = platform
+  const prefix = CONTROL_PATH
+  await app.register(userRoutes, { prefix, directory })
+  await app.register(deviceRoutes, { prefix, directory })
+  if (telephony) {
+    await app.register(callRoutes, { prefix, telephony })
+    await app.register(simulatedDeviceRoutes, { prefix, telephony })
+    await app.register(outsidePartyRoutes, { prefix, telephony })
+  }
+  if (adjustableClock)
+    await app.register(clockRoutes, {
+      prefix,
+      clock: adjustableClock,
+      ...(telephony && { telephony }),
+    })
+  if (readiness && sessions) await app.register(faultRoutes, { prefix, readiness, sessions })
   return app
 }

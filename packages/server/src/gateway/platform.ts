@@ -3,9 +3,11 @@ import type { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Clock } from '../platform/ports.js'
+import type { Readiness } from '../platform/readiness.js'
 import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
+import type { TelephonyService } from '../platform/telephony/telephony-service.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
 /** The configured base URLs; when absent, the URL the request came on is used. */
@@ -25,7 +27,11 @@ export interface GatewayPlatform {
   authenticator: Authenticator
   subscriptions: SubscriptionManager
   outlets: SubscriptionOutlets
+  /** The call engine: commands of the call-control API, and its state as users see it. */
+  telephony: TelephonyService
   clock: Clock
+  /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
+  readiness: Readiness
   urls: BaseUrlConfig
   services: ServiceCatalog
   product: { name: string; type: string; version: string }

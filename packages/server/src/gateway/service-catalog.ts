@@ -11,6 +11,8 @@ interface CatalogEntry extends Service {
 }
 
 const TELEPHONY: readonly UserRight[] = ['TELEPHONY_BASIC', 'TELEPHONY_ADVANCED']
+/** The device rows of the telephony API need TELEPHONY_ADVANCED (docs/telephony-api.md). */
+const ADVANCED_TELEPHONY: readonly UserRight[] = ['TELEPHONY_ADVANCED']
 const NOTIFICATION: readonly UserRight[] = ['TELEPHONY_ADVANCED', 'MESSAGING', 'CONFERENCING']
 
 /** The user-session list of the specification, in its order. */
@@ -18,7 +20,7 @@ const USER_SERVICES: readonly CatalogEntry[] = [
   { serviceName: 'Users', relativeUrl: '/users' },
   { serviceName: 'Telephony', relativeUrl: '/telephony/calls', anyOf: TELEPHONY },
   { serviceName: 'Logins', relativeUrl: '/logins' },
-  { serviceName: 'Devices', relativeUrl: '/telephony/devices', anyOf: TELEPHONY },
+  { serviceName: 'Devices', relativeUrl: '/telephony/devices', anyOf: ADVANCED_TELEPHONY },
   { serviceName: 'State', relativeUrl: '/telephony/state', anyOf: TELEPHONY },
   { serviceName: 'Directory', relativeUrl: '/directory' },
   { serviceName: 'EventSummary', relativeUrl: '/eventSummary' },

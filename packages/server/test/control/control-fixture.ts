@@ -9,7 +9,7 @@ import type { PlatformEvent } from '../../src/platform/ports.js'
 import { readDirectoryFile } from '../../src/storage/file/directory-file.js'
 import { openDatabase } from '../../src/storage/sql/database.js'
 import { SqlDirectoryStore } from '../../src/storage/sql/sql-directory-store.js'
-import { TEST_SCRYPT_COST } from '../support/test-service.js'
+import { startTestService, TEST_SCRYPT_COST, type TestService } from '../support/test-service.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
 /** The operator token of the fixture. */
@@ -62,5 +62,32 @@ export function newUser(): Record<string, unknown> {
     companyEmail: 'mona.lambert@example.com',
     apiRights: ['TELEPHONY_BASIC'],
     devices: [{ type: 'DESKPHONE', id: '1013', role: 'MAIN' }],
+  }
+}
+
+/** A control plane over a running platform (telephony, the test's virtual clock, sessions and readiness). */
+export interface ControlService {
+  service: TestService
+  control: FastifyInstance
+  close(): Promise<void>
+}
+
+/** Starts the test service and a control plane (not listening) over all of it. */
+export async function startControlService(
+  options: Parameters<typeof startTestService>[0] = {},
+): Promise<ControlService> {
+  const service = await startTestService(options)
+  const { platform, telephony } = service.running
+  const control = await buildControlApp(
+    { ...platform, telephony, adjustableClock: service.clock },
+    { token: TOKEN },
+  )
+  return {
+    service,
+    control,
+    close: async () => {
+      await control.close()
+      await service.close()
+    },
   }
 }

@@ -67,18 +67,17 @@ describe('unknown versions and paths', () => {
     expectRestError(await service.app.inject({ url }), 404, 'NOT_FOUND', /No resource/)
   })
 
-  it.each([
-    '/api/rest/1.0/telephony/calls',
-    '/api/rest/1.0/routing',
-    '/api/rest/1.0/comlog/records',
-  ])('answers %s, a service not installed yet, with 503 SERVER_PROBLEM (rule 2)', async (url) => {
-    expectRestError(
-      await service.app.inject({ method: 'POST', url }),
-      503,
-      'SERVER_PROBLEM',
-      /not installed/,
-    )
-  })
+  it.each(['/api/rest/1.0/directory', '/api/rest/1.0/routing', '/api/rest/1.0/comlog/records'])(
+    'answers %s, a service not installed yet, with 503 SERVER_PROBLEM (rule 2)',
+    async (url) => {
+      expectRestError(
+        await service.app.inject({ method: 'POST', url }),
+        503,
+        'SERVER_PROBLEM',
+        /not installed/,
+      )
+    },
+  )
 
   it('uses the request origin when no base URL is configured', async () => {
     const response = await service.app.inject({

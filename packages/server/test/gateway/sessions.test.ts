@@ -360,6 +360,12 @@ describe('licenses held by sessions', () => {
     const dave = await openSession(app, 'dave')
     const info = expectSchema<SessionInfo>(SessionInfo, await get(dave))
     expect(info.capabilities).toEqual(['BASIC_TELEPHONY'])
-    expect(info.services.map((service) => service.serviceName)).toEqual(['Users', 'Logins'])
+    // TELEPHONY_BASIC: the telephony service (basicCall) and the state, not the devices (advanced).
+    expect(info.services.map((service) => service.serviceName)).toEqual([
+      'Users',
+      'Telephony',
+      'Logins',
+      'State',
+    ])
   })
 })

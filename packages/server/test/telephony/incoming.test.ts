@@ -187,7 +187,19 @@ describe('simulated devices', () => {
     const w = world()
     const callRef = w.call('bob', '1001', 'alice')
     const out = w.run({ type: 'setDevice', deviceId: '1001', state: 'OUT_OF_SERVICE' })
-    expect(namesOf(out.events, 'alice')).toEqual(['OnCallRemoved', 'OnUserStateModified'])
+    expect(namesOf(out.events, 'alice')).toEqual([
+      'OnDeviceStateModified',
+      'OnCallRemoved',
+      'OnUserStateModified',
+    ])
+    expect(out.events[0]).toEqual({
+      eventName: 'OnDeviceStateModified',
+      loginName: 'alice',
+      deviceStates: [
+        { deviceId: '1001', state: 'OUT_OF_SERVICE', mutable: true, muted: false },
+        { deviceId: '1011', state: 'IN_SERVICE', mutable: true, muted: false },
+      ],
+    })
     expect(namesOf(out.events, 'bob')).toEqual([
       'OnCallModified',
       'OnCallRemoved',

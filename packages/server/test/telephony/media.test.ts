@@ -187,13 +187,23 @@ describe('mute', () => {
     const world = new FeatureWorld()
     world.call('alice', '1002', 'bob')
     const muted = world.run({ type: 'mute', loginName: 'alice', deviceId: '1001', mute: true })
+    const states = (muted: boolean) => ({
+      eventName: 'OnDeviceStateModified',
+      loginName: 'alice',
+      deviceStates: [
+        { deviceId: '1001', state: 'IN_SERVICE', mutable: true, muted },
+        { deviceId: ALICE_SOFTPHONE, state: 'IN_SERVICE', mutable: true, muted: false },
+      ],
+    })
     expect(muted.events).toEqual([
       { eventName: 'OnDeviceMuteSuccess', loginName: 'alice', deviceId: '1001' },
+      states(true),
     ])
     expect(muted.state.devices['1001']?.muted).toBe(true)
     const unmuted = world.run({ type: 'mute', loginName: 'alice', deviceId: '1001', mute: false })
     expect(unmuted.events).toEqual([
       { eventName: 'OnDeviceMuteSuccess', loginName: 'alice', deviceId: '1001' },
+      states(false),
     ])
     expect(unmuted.state.devices['1001']?.muted).toBe(false)
   })

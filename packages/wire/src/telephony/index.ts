@@ -1,4 +1,7 @@
 export * from './call.js'
 export * from './callback.js'
 export * from './device.js'
+export * from './lists.js'
+export * from './numbering.js'
 export * from './party.js'
+export * from './requests.js'

@@ -187,6 +187,16 @@ export class SessionManager {
     this.closeSession(other, 'RELEASED')
   }
 
+  /**
+   * Closes every open session (a simulated switch-over of the platform), each releasing its licenses and
+   * telling the listeners (its subscriptions follow); answers how many closed.
+   */
+  closeAll(cause: SessionCloseCause): number {
+    const open = [...this.openByOwner.values()].flatMap((sessions) => [...sessions])
+    for (const session of open) this.closeSession(session, cause)
+    return open.length
+  }
+
   /** Closes expired sessions and forgets expired credentials. */
   sweep(): void {
     const now = this.clock.now()

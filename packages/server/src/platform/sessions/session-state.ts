@@ -2,7 +2,7 @@
  * Session lifecycle (specification, "States and transitions", session lifecycle).
  *
  * ```
- *   (none) --POST /sessions--> OPEN --DELETE /sessions | timer ends | release--> CLOSED
+ *   (none) --POST /sessions--> OPEN --DELETE /sessions | timer ends | release | switch-over--> CLOSED
  *                               ^  |
  *                               +--+  any use or keepalive restarts the timer
  * ```
@@ -11,8 +11,8 @@
  */
 export type SessionState = 'OPEN' | 'CLOSED'
 
-/** Why a session closed. */
-export type SessionCloseCause = 'CLOSED_BY_CLIENT' | 'EXPIRED' | 'RELEASED'
+/** Why a session closed; SWITCH_OVER: every session, in a switch-over the control plane simulated. */
+export type SessionCloseCause = 'CLOSED_BY_CLIENT' | 'EXPIRED' | 'RELEASED' | 'SWITCH_OVER'
 
 /** The moves the session state machine allows. */
 export const SESSION_TRANSITIONS = {

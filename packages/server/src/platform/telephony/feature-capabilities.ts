@@ -43,7 +43,15 @@ export function featureCapabilities(
       const others = call.connections.filter(
         (connection) => connection.endpoint.loginName !== loginName,
       )
-      if (features.park && others.length === 1) capabilities.park = true
+      // As park accepts it (operations/park.ts): two parties, the other a person (not a park slot).
+      const [other] = others
+      if (
+        features.park &&
+        others.length === 1 &&
+        call.connections.length === 2 &&
+        other?.endpoint.service === undefined
+      )
+        capabilities.park = true
       if (features.recording) recordingCapabilities(call, loginName, directory, capabilities)
       break
     }

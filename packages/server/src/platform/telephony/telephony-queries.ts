@@ -41,6 +41,18 @@ export class TelephonyQueries {
     return view
   }
 
+  /** Whether a call of that reference is in progress. */
+  hasCall(callRef: string): boolean {
+    return Object.hasOwn(this.state.calls, callRef)
+  }
+
+  /** Whether the user has a connection (a leg) in the call. */
+  isInCall(loginName: string, callRef: string): boolean {
+    return lookupOf(this.state)
+      .ofUser(loginName)
+      .some((call) => call.callRef === callRef)
+  }
+
   /** The user's legs in a call (GET /calls/{callRef}/deviceLegs). */
   legs(loginName: string, callRef: string): Leg[] {
     return this.call(loginName, callRef).legs ?? []
@@ -49,7 +61,8 @@ export class TelephonyQueries {
   /** One leg, named by its device number (wire facts 5.3: a Leg's only id is its `deviceId`). */
   leg(loginName: string, callRef: string, legId: string): Leg {
     const leg = this.legs(loginName, callRef).find((candidate) => candidate.deviceId === legId)
-    if (leg === undefined) throw new PlatformError('NOT_FOUND', `No leg '${legId}' in call ${callRef}`)
+    if (leg === undefined)
+      throw new PlatformError('NOT_FOUND', `No leg '${legId}' in call ${callRef}`)
     return leg
   }
 

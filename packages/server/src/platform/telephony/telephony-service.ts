@@ -106,6 +106,17 @@ export class TelephonyService {
     })
   }
 
+  /**
+   * Publishes the user's telephonic state as an OnTelephonyState event (POST /telephony/state/snapshot;
+   * wire facts 6), after the commands queued so far, so that it follows their events on the channel.
+   */
+  snapshot(loginName: string): Promise<void> {
+    return this.#enqueue(async () => {
+      const state = this.queries.telephonicState(loginName)
+      this.#events.publish({ eventName: 'OnTelephonyState', loginName, state })
+    })
+  }
+
   /** Resolves once every command queued so far (timers' included) is done. */
   async idle(): Promise<void> {
     await this.#queue

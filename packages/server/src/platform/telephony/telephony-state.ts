@@ -90,7 +90,15 @@ export interface TelephonyState {
 
 /** Commands the engine runs (one per operation of the telephony API, plus timers and simulation). */
 export type EngineCommand =
-  | { type: 'makeCall'; loginName: string; deviceId: string; callee: string; autoAnswer: boolean }
+  | {
+      type: 'makeCall'
+      loginName: string
+      deviceId: string
+      callee: string
+      autoAnswer: boolean
+      /** Shown in the call's CallData from its creation (POST /telephony/calls, standard users). */
+      associatedData?: string
+    }
   | { type: 'answer'; loginName: string; callRef: string; deviceId?: string }
   | { type: 'release'; loginName: string; callRef: string }
   | { type: 'dropMe'; loginName: string; callRef: string }

@@ -70,6 +70,7 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
     callUUID: `${callRef}-${transaction.now.toString(16)}`,
     connections: [],
     initialCalled: callee,
+    ...(command.associatedData !== undefined && { associatedData: command.associatedData }),
     createdAt: transaction.now,
   }
   transaction.addCall(call)

@@ -1,3 +1,4 @@
+import type { DeviceState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../call-engine.js'
 import type { CallFeatures } from '../telephony-directory.js'
@@ -68,7 +69,11 @@ export function addNewDestination(
     }
 }
 
-/** The device record, copied for change into the transaction's state. */
+/**
+ * The device record, copied for change into the transaction's state. When what a user sees of the device
+ * changes (its operational state, muted), the owner is told with OnDeviceStateModified carrying the states
+ * of all its devices (wire facts 6: `deviceStates` is a list).
+ */
 export function changeDevice(
   transaction: Transaction,
   deviceId: string,
@@ -78,5 +83,23 @@ export function changeDevice(
   if (device === undefined) return undefined
   const changed = { ...device, ...change }
   transaction.state.devices = { ...transaction.state.devices, [deviceId]: changed }
+  if (changed.state !== device.state || changed.muted !== device.muted)
+    transaction.events.push({
+      eventName: 'OnDeviceStateModified',
+      loginName: changed.loginName,
+      deviceStates: Object.values(transaction.state.devices)
+        .filter((other) => other.loginName === changed.loginName)
+        .map(deviceState),
+    })
   return changed
+}
+
+/** The DeviceState of a device (GET /telephony/devices, OnDeviceStateModified). */
+export function deviceState(device: DeviceRecord): DeviceState {
+  return {
+    deviceId: device.deviceId,
+    state: device.state,
+    mutable: device.mutable,
+    muted: device.muted,
+  }
 }

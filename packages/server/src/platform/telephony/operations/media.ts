@@ -11,7 +11,7 @@ import { callView } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { CallRecord, EngineCommand, TelephonyState } from '../telephony-state.js'
 import { userState } from '../transaction.js'
-import { changeDevice, requireFeature, requireOwnDevice } from './feature-support.js'
+import { changeDevice, deviceState, requireFeature, requireOwnDevice } from './feature-support.js'
 import { activeElsewhere, requireCall, requireConnection } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -103,13 +103,14 @@ const mute: Operation<Command<'mute'>> = (transaction, command, context) => {
   const inActiveCall = activeElsewhere(transaction.lookup(), command.deviceId)
   const possible =
     device.mutable && device.state === 'IN_SERVICE' && (!command.mute || inActiveCall)
-  if (possible && device.muted !== command.mute)
-    changeDevice(transaction, command.deviceId, { muted: command.mute })
   transaction.events.push({
     eventName: possible ? 'OnDeviceMuteSuccess' : 'OnDeviceMuteFailed',
     loginName: command.loginName,
     deviceId: command.deviceId,
   })
+  // Then, when it changed, the device's new state (OnDeviceStateModified).
+  if (possible && device.muted !== command.mute)
+    changeDevice(transaction, command.deviceId, { muted: command.mute })
   return undefined
 }
 
@@ -148,13 +149,6 @@ export function telephonicState(
       }
     }),
     userState: userState(state, loginName),
-    deviceStates: {
-      deviceStates: devices.map((device) => ({
-        deviceId: device.deviceId,
-        state: device.state,
-        mutable: device.mutable,
-        muted: device.muted,
-      })),
-    },
+    deviceStates: { deviceStates: devices.map(deviceState) },
   }
 }

@@ -1,0 +1,137 @@
+/**
+ * Placing calls: POST /telephony/basicCall and POST /telephony/calls (specification, "Call control";
+ * wire facts 5.5). Both answer 201 with the Location of the created call. Every device of the directory
+ * belongs to a user, so the specification's 204 ("a connected set not tied to a platform user") never
+ * occurs here.
+ */
+import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { BasicMakeCallRequest, MakeCallRequest } from '@openness/wire'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { PlatformError } from '../../../platform/platform-error.js'
+import type { EngineCommand } from '../../../platform/telephony/telephony-state.js'
+import { errorResponses } from '../../error-responses.js'
+import {
+  ADVANCED,
+  BASIC_OR_ADVANCED,
+  ownDevice,
+  type TelephonyActor,
+  telephonyActor,
+} from '../../telephony-access.js'
+import { LoginQuery, tags } from './route-support.js'
+
+const created = {
+  201: Type.Null({ description: 'the call is placed; Location names it' }),
+}
+
+/** Runs the make call and answers 201 with the call's URL (relative to the request's origin). */
+async function placeCall(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  command: Extract<EngineCommand, { type: 'makeCall' }>,
+): Promise<FastifyReply> {
+  const { callRef } = await request.server.platform.telephony.execute(command)
+  if (callRef === undefined) return reply.code(204).send(null)
+  const base = request.url.slice(0, request.url.indexOf('/telephony/') + '/telephony'.length)
+  return reply.code(201).header('location', `${base}/calls/${callRef}`).send(null)
+}
+
+/** The fields of POST /calls only STANDARD users may send (specification, "Call control records"). */
+const STANDARD_ONLY = [
+  'associatedData',
+  'hexaBinaryAssociatedData',
+  'pin',
+  'secretCode',
+  'businessCode',
+] as const
+
+/** The device the call is placed from: the one given, or the user's main device. */
+function callingDevice(actor: TelephonyActor, deviceId: string | undefined): string {
+  if (deviceId !== undefined) return ownDevice(actor, deviceId)
+  const devices = actor.user.record.devices ?? []
+  const main = devices.find((device) => device.role === 'MAIN') ?? devices[0]
+  if (main?.id === undefined)
+    throw new PlatformError('NOT_EXPECTED', `User '${actor.loginName}' has no device`)
+  return main.id
+}
+
+/** The associated data of a make call: the text, or the hexadecimal form decoded (Latin-1, byte per char). */
+export function associatedDataOf(body: {
+  associatedData?: string
+  hexaBinaryAssociatedData?: string
+}): string | undefined {
+  const { associatedData, hexaBinaryAssociatedData: hex } = body
+  if (hex === undefined) return associatedData
+  if (associatedData !== undefined)
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      'body: give associatedData or hexaBinaryAssociatedData, not both',
+    )
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex))
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      'body/hexaBinaryAssociatedData: must be pairs of hexadecimal digits',
+    )
+  return Buffer.from(hex, 'hex').toString('latin1')
+}
+
+export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/basicCall',
+    {
+      schema: {
+        summary: 'Place a call from a device of the user (basic telephony)',
+        tags,
+        querystring: LoginQuery,
+        body: BasicMakeCallRequest,
+        response: { ...created, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const actor = telephonyActor(request, request.query.loginName, {
+        licenses: BASIC_OR_ADVANCED,
+      })
+      const { deviceId, callee, autoAnswer } = request.body
+      return placeCall(request, reply, {
+        type: 'makeCall',
+        loginName: actor.loginName,
+        deviceId: ownDevice(actor, deviceId),
+        callee,
+        autoAnswer: autoAnswer ?? true,
+      })
+    },
+  )
+
+  app.post(
+    '/calls',
+    {
+      schema: {
+        summary: 'Place a call (associated data, private and business calls: standard users only)',
+        tags,
+        querystring: LoginQuery,
+        body: MakeCallRequest,
+        response: { ...created, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request
+      const actor = telephonyActor(request, request.query.loginName, { licenses: ADVANCED })
+      if (body.acdCall !== undefined)
+        throw new PlatformError('NOT_SUPPORTED', 'body/acdCall: this platform has no ACD')
+      const restricted = STANDARD_ONLY.find((field) => body[field] !== undefined)
+      if (restricted !== undefined && actor.user.record.type !== 'STANDARD')
+        throw new PlatformError(
+          'NOT_ALLOWED',
+          `body/${restricted}: for STANDARD users only; '${actor.loginName}' is ${actor.user.record.type}`,
+        )
+      const associatedData = associatedDataOf(body)
+      return placeCall(request, reply, {
+        type: 'makeCall',
+        loginName: actor.loginName,
+        deviceId: callingDevice(actor, body.deviceId),
+        callee: body.callee,
+        autoAnswer: body.autoAnswer ?? true,
+        ...(associatedData !== undefined && { associatedData }),
+      })
+    },
+  )
+}

@@ -1,0 +1,142 @@
+/**
+ * Request bodies of the call-control endpoints. The specification names few of them; the rest are what the
+ * client SDKs send (wire facts 5.5 and 10.17). Every field an SDK sends is declared, so that a real client
+ * is never refused for a field of its own; any other field is refused (400 BAD_PARAMETER), like everywhere.
+ */
+import { type Static, Type } from 'typebox'
+
+const closed = { additionalProperties: false } as const
+const text = (description?: string) =>
+  Type.String({ minLength: 1, ...(description !== undefined && { description }) })
+
+const digits = (description: string) => Type.String({ pattern: '^[0-9]+$', description })
+
+/** POST /telephony/basicCall. */
+export const BasicMakeCallRequest = Type.Object(
+  {
+    deviceId: text('a device of the user: the calling device'),
+    callee: text('an extension, a login name, or an outside number after the outside-line prefix'),
+    autoAnswer: Type.Optional(
+      Type.Boolean({ description: 'true (default): the calling device does not ring first' }),
+    ),
+  },
+  { title: 'BasicMakeCallRequest', ...closed },
+)
+export type BasicMakeCallRequest = Static<typeof BasicMakeCallRequest>
+
+/** POST /telephony/calls: the basic fields, plus what the specification and the SDKs add. */
+export const MakeCallRequest = Type.Object(
+  {
+    deviceId: Type.Optional(text("the calling device; the user's main device when absent")),
+    callee: text('an extension, a login name, or an outside number after the outside-line prefix'),
+    autoAnswer: Type.Optional(Type.Boolean()),
+    inhibitProgressTone: Type.Optional(Type.Boolean()),
+    associatedData: Type.Optional(Type.String({ description: 'standard users only' })),
+    hexaBinaryAssociatedData: Type.Optional(
+      Type.String({ description: 'associated data in hexadecimal; standard users only' }),
+    ),
+    callingNumber: Type.Optional(Type.String()),
+    pin: Type.Optional(digits('private call; standard users only')),
+    secretCode: Type.Optional(digits('private call; standard users only')),
+    businessCode: Type.Optional(digits('business call; standard users only')),
+    bypass: Type.Optional(Type.Boolean()),
+    acdCall: Type.Optional(
+      Type.Object({}, { description: 'ACD calls: this platform has no ACD (NOT_SUPPORTED)' }),
+    ),
+  },
+  { title: 'MakeCallRequest', ...closed },
+)
+export type MakeCallRequest = Static<typeof MakeCallRequest>
+
+/** answer, hold, retrieve, alternate, POST /basicCall/answer: the device acted on (optional). */
+export const DeviceRequest = Type.Object(
+  { deviceId: Type.Optional(text('the device of the leg; any of the user when absent')) },
+  { title: 'DeviceRequest', ...closed },
+)
+export type DeviceRequest = Static<typeof DeviceRequest>
+
+/** transfer and merge: callRef is the active call, `heldCallRef` the held one. */
+export const HeldCallRequest = Type.Object(
+  { heldCallRef: text() },
+  { title: 'HeldCallRequest', ...closed },
+)
+export type HeldCallRequest = Static<typeof HeldCallRequest>
+
+export const BlindTransferRequest = Type.Object(
+  { transferTo: text(), anonymous: Type.Optional(Type.Boolean()) },
+  { title: 'BlindTransferRequest', ...closed },
+)
+export type BlindTransferRequest = Static<typeof BlindTransferRequest>
+
+export const RedirectRequest = Type.Object(
+  {
+    redirectTo: text('VOICEMAIL, DVA, a login name, an extension or an outside number'),
+    anonymous: Type.Optional(Type.Boolean()),
+  },
+  { title: 'RedirectRequest', ...closed },
+)
+export type RedirectRequest = Static<typeof RedirectRequest>
+
+export const SendDtmfRequest = Type.Object(
+  {
+    deviceId: Type.Optional(text()),
+    number: Type.String({ pattern: '^[0-9*#A-Da-d]+$', description: 'the DTMF digits' }),
+  },
+  { title: 'SendDtmfRequest', ...closed },
+)
+export type SendDtmfRequest = Static<typeof SendDtmfRequest>
+
+export const AttachDataRequest = Type.Object(
+  {
+    deviceId: Type.Optional(text()),
+    associatedData: Type.Optional(Type.String()),
+    hexaBinaryAssociatedData: Type.Optional(Type.String()),
+  },
+  { title: 'AttachDataRequest', ...closed },
+)
+export type AttachDataRequest = Static<typeof AttachDataRequest>
+
+/** ParkRequestDTO: the target device; the call is parked on the current device when absent. */
+export const ParkRequest = Type.Object(
+  { parkTo: Type.Optional(text()) },
+  { title: 'ParkRequest', ...closed },
+)
+export type ParkRequest = Static<typeof ParkRequest>
+
+/** UnParkRequest. */
+export const UnParkRequest = Type.Object(
+  { heldCallRef: text('the parked call') },
+  { title: 'UnParkRequest', ...closed },
+)
+export type UnParkRequest = Static<typeof UnParkRequest>
+
+export const PickupRequest = Type.Object(
+  {
+    otherCallRef: text('the call ringing on the other device'),
+    otherPhoneNumber: text('the device it rings on'),
+    autoAnswer: Type.Optional(Type.Boolean()),
+  },
+  { title: 'PickupRequest', ...closed },
+)
+export type PickupRequest = Static<typeof PickupRequest>
+
+/** POST /calls/{callRef}/participants (multimedia users): whom to add (not shown; like a make call). */
+export const AddParticipantRequest = Type.Object(
+  { participantId: text('the number or login name of the party to add') },
+  { title: 'AddParticipantRequest', ...closed },
+)
+export type AddParticipantRequest = Static<typeof AddParticipantRequest>
+
+/** POST /calls/{callRef}/deviceLegs/{legId}: the device of the user the leg moves to (not shown). */
+export const MoveLegRequest = Type.Object(
+  { deviceId: text('another device of the user') },
+  { title: 'MoveLegRequest', ...closed },
+)
+export type MoveLegRequest = Static<typeof MoveLegRequest>
+
+/** POST /telephony/outgoingCallbacks. */
+export const OutgoingCallbackRequest = Type.Object(
+  { callee: text() },
+  { title: 'OutgoingCallbackRequest', ...closed },
+)
+export type OutgoingCallbackRequest = Static<typeof OutgoingCallbackRequest>
