@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { type CliIo, run } from '../../src/cli/openness-control.js'
 import { buildControlApp } from '../../src/control/control-app.js'
+import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 import { TOKEN } from './control-fixture.js'
 
@@ -43,11 +44,9 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
   return { code: await run(argv, io), out, err }
 }
 
-const calls = () => service.running.telephony.state.calls
+const calls = () => allCalls(service.running.telephony.state)
 const states = () =>
-  Object.values(calls()).map((call) =>
-    call.connections.map((c) => `${c.endpoint.number}:${c.state}`),
-  )
+  calls().map((call) => call.connections.map((c) => `${c.endpoint.number}:${c.state}`))
 
 describe('openness-control simulation commands', () => {
   it('lists them in its help', async () => {
@@ -82,7 +81,7 @@ describe('openness-control simulation commands', () => {
       code: 0,
       out: 'Outside party +33612345678 hung up.\n',
     })
-    expect(calls()).toEqual({})
+    expect(calls()).toEqual([])
   })
 
   it('sets a device auto-answer and out of service; refuses a bad word', async () => {

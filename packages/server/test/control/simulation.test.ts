@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildControlApp } from '../../src/control/control-app.js'
+import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
 import { expectRestError } from '../support/assertions.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 import { AUTH } from './control-fixture.js'
@@ -38,7 +39,7 @@ function send(method: 'POST' | 'PUT', url: string, payload?: unknown) {
 
 /** The connections of a call as `number:STATE`. */
 function connections(callRef: string): string[] | undefined {
-  return service.running.telephony.state.calls[callRef]?.connections.map(
+  return callOf(service.running.telephony.state, callRef)?.connections.map(
     (c) => `${c.endpoint.number}:${c.state}`,
   )
 }
@@ -93,7 +94,7 @@ describe('simulated devices', () => {
 
     const hungUp = await send('POST', `${SIM}/devices/1001/hangup`)
     expect(hungUp.statusCode).toBe(204)
-    expect(service.running.telephony.state.calls).toEqual({})
+    expect(allCalls(service.running.telephony.state)).toEqual([])
 
     expectRestError(await send('POST', `${SIM}/devices/1001/hangup`), 403, 'NOT_EXPECTED')
     expectRestError(await send('POST', `${SIM}/devices/9999/answer`), 404, 'NOT_FOUND')
@@ -127,7 +128,7 @@ describe('simulated devices', () => {
 
     const out = await send('PUT', `${SIM}/devices/1002`, { state: 'OUT_OF_SERVICE' })
     expect(out.json()).toMatchObject({ state: 'OUT_OF_SERVICE' })
-    expect(service.running.telephony.state.calls).toEqual({})
+    expect(allCalls(service.running.telephony.state)).toEqual([])
     expectRestError(
       await send('POST', `${SIM}/calls`, { from: '+33612345678', to: '1002' }),
       403,
@@ -166,7 +167,7 @@ describe('outside parties', () => {
     expect((await send('POST', `${SIM}/outside/0155660006/answer`)).statusCode).toBe(204)
     expect(connections(callRef)).toEqual(['1001:ACTIVE', '0155660006:ACTIVE'])
     expect((await send('POST', `${SIM}/outside/0155660006/hangup`)).statusCode).toBe(204)
-    expect(service.running.telephony.state.calls).toEqual({})
+    expect(allCalls(service.running.telephony.state)).toEqual([])
     expectRestError(await send('POST', `${SIM}/outside/0155660006/hangup`), 404, 'NOT_FOUND')
   })
 
@@ -180,7 +181,7 @@ describe('outside parties', () => {
     expect(
       (await send('POST', `${SIM}/outside/0155660006/reject`, { cause: 'BUSY' })).statusCode,
     ).toBe(204)
-    expect(service.running.telephony.state.calls).toEqual({})
+    expect(allCalls(service.running.telephony.state)).toEqual([])
   })
 
   it('follow the demo directory rules: 0155660003 answers after 3 s, 0155660005 is busy', async () => {
@@ -201,7 +202,7 @@ describe('outside parties', () => {
     })
     await service.clock.advance(0)
     await service.running.telephony.idle()
-    expect(service.running.telephony.state.calls[busy.callRef ?? '']).toBeUndefined()
+    expect(callOf(service.running.telephony.state, busy.callRef ?? '')).toBeUndefined()
   })
 })
 
