@@ -43,7 +43,7 @@ export class Transaction {
   private readonly involved = new Set<string>()
   /** Every call the command touched (copied, added or removed): the index describes them as they were. */
   private readonly touched = new Set<string>()
-  /** The calls as they were before the command. */
+  /** The calls as they were before the command (the base state, which its own index describes exactly). */
   private readonly before: CallLookup
 
   /**
