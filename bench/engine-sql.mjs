@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TelephonyService } from '../packages/server/dist/platform/telephony/telephony-service.js'
+import { callCount } from '../packages/server/dist/platform/telephony/telephony-state.js'
 import { MemoryCallStore } from '../packages/server/dist/storage/memory/memory-call-store.js'
 import { callTables, openDatabase } from '../packages/server/dist/storage/sql/database.js'
 import { SqlCallStore } from '../packages/server/dist/storage/sql/sql-call-store.js'
@@ -70,7 +71,7 @@ async function cycle(service, caller, callee) {
 }
 
 async function measure(service) {
-  const calls = Object.keys(service.state.calls).length
+  const calls = callCount(service.state)
   let cycles = 0
   events = 0
   const start = performance.now()
@@ -80,8 +81,7 @@ async function measure(service) {
       await cycle(service, String(20000 + (cycles % USERS)), String(20000 + ((cycles + 1) % USERS)))
     elapsed = performance.now() - start
   }
-  if (Object.keys(service.state.calls).length !== calls)
-    throw new Error('a cycle left a call behind')
+  if (callCount(service.state) !== calls) throw new Error('a cycle left a call behind')
   return { cycles: cycles / (elapsed / 1000), events: events / (elapsed / 1000) }
 }
 

@@ -98,17 +98,18 @@ export interface CallChanges {
 
 /**
  * Durable storage of the call engine's state (calls in progress, devices, pending timers), so that calls
- * survive a restart of the service. The state is opaque JSON to the store: every field is kept.
+ * survive a restart of the service. Each call and device is a plain JSON record; the rest of the state is
+ * opaque JSON to the store: every field is kept.
  */
 export interface CallStore {
-  /** Reads the state as last saved, calls in the order they were first saved; undefined when none was. */
+  /** Reads the state as last saved, its call index rebuilt (`withCalls`); undefined when none was. */
   load(): Promise<TelephonyState | undefined>
   /**
    * Saves `state` after a command, atomically: writes the `changes` calls, deletes the removed ones and
    * replaces the rest of the state (sequence, devices, timers and any other field). Devices are found
    * changed as calls are, by object identity (with the devices last saved or loaded): a changed device, or
    * a changed set of devices, is a new object. The call index (`callsByUser`, `callsByDevice`) is derived
-   * from the calls: a store may rebuild it at load rather than keep it (its lists then in call order).
+   * from the calls: a store rebuilds it at load rather than keep it.
    */
   save(state: TelephonyState, changes: CallChanges): Promise<void>
   /** Releases what the store holds (connections it owns). */

@@ -2,22 +2,21 @@
  * How the call stores write the telephony state as JSON: one text per call, one text per device, and one
  * small text for the rest of the state (the sequence, the timers, the callbacks and whatever fields the
  * engine adds). The call index (`callsByUser`, `callsByDevice`) is not stored: it is derived from the
- * calls, so the rest keeps only its place and a loaded state has it rebuilt (`buildIndex`). The rest keeps
+ * calls, so the rest keeps only its place and a loaded state has it rebuilt (`withCalls`). The rest keeps
  * the places of `calls` and `devices` too, so that a loaded state has its fields in the order they were
- * saved in. A save thus writes what the command changed: its calls, its devices and the small rest.
+ * saved in. A save thus writes what the command changed: its calls, its devices and the small rest. The
+ * calls are plain JSON records, whatever map the engine keeps them in.
  */
-import { buildIndex } from '../platform/telephony/call-index.js'
-import type {
-  CallRecord,
-  DeviceRecord,
-  TelephonyState,
+import {
+  type CallRecord,
+  type DeviceRecord,
+  type TelephonyState,
+  withCalls,
 } from '../platform/telephony/telephony-state.js'
 
 /** The state without its calls, its devices and its index, as JSON (their places kept as null). */
 export function encodeRest(state: TelephonyState): string {
-  const rest: Record<string, unknown> = { ...state, calls: null, devices: null }
-  if (rest['callsByUser'] !== undefined) rest['callsByUser'] = null
-  if (rest['callsByDevice'] !== undefined) rest['callsByDevice'] = null
+  const rest = { ...state, calls: null, devices: null, callsByUser: null, callsByDevice: null }
   return JSON.stringify(rest)
 }
 
@@ -62,31 +61,22 @@ export function deviceWrites(
 }
 
 /**
- * The state from the rest, the calls and the devices (`[key, json]` in the order they are to be listed),
- * with its index rebuilt when it was saved with one. A rest written before the devices had rows of their
- * own (`devices` and the index inline) is read as it is: `legacy` tells the store to write it anew.
+ * The state from the rest, the calls and the devices (`[key, json]`; devices in the order they are to be
+ * listed), with its index rebuilt from the calls. A rest written before the devices had rows of their own
+ * (`devices` and the index inline) is read as it is, its index rebuilt all the same: `legacy` tells the store
+ * to write it anew.
  */
 export function decodeState(
   rest: string,
   calls: Iterable<readonly [string, string]>,
   devices: Iterable<readonly [string, string]>,
 ): { state: TelephonyState; legacy: boolean } {
-  const state = JSON.parse(rest) as Omit<TelephonyState, 'calls' | 'devices'> & {
-    calls: Record<string, CallRecord> | null
+  const saved = JSON.parse(rest) as Omit<TelephonyState, 'devices'> & {
     devices: Record<string, DeviceRecord> | null
   }
-  const byRef: Record<string, CallRecord> = {}
-  for (const [callRef, json] of calls) byRef[callRef] = JSON.parse(json) as CallRecord
-  state.calls = byRef
-  const legacy = state.devices !== null
-  const byId: Record<string, DeviceRecord> = state.devices ?? {}
+  const legacy = saved.devices !== null
+  const byId: Record<string, DeviceRecord> = saved.devices ?? {}
   for (const [deviceId, json] of devices) byId[deviceId] = JSON.parse(json) as DeviceRecord
-  state.devices = byId
-  const rebuild = state as { callsByUser?: unknown; callsByDevice?: unknown }
-  if (rebuild.callsByUser === null || rebuild.callsByDevice === null) {
-    const index = buildIndex(byRef)
-    if (rebuild.callsByUser === null) rebuild.callsByUser = index.callsByUser
-    if (rebuild.callsByDevice === null) rebuild.callsByDevice = index.callsByDevice
-  }
-  return { state: state as TelephonyState, legacy }
+  const records = [...calls].map(([, json]) => JSON.parse(json) as CallRecord)
+  return { state: withCalls({ ...saved, devices: byId }, records), legacy }
 }

@@ -1,6 +1,7 @@
 /** Call back requests: on a ringing call, from an idle device; the callee's list, deleting one or all. */
 import { describe, expect, it } from 'vitest'
 import { incomingCallbacks } from '../../src/platform/telephony/operations/callbacks.js'
+import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import { connections, eventsOf, FeatureWorld, namesOf, OUTSIDE, userParty } from './support.js'
 
 describe('callback request on a ringing call', () => {
@@ -21,7 +22,7 @@ describe('callback request on a ringing call', () => {
       loginName: 'bob',
       callback: { callbackId, partyInfo: userParty('1001') },
     })
-    expect(state.calls).toEqual({})
+    expect(allCalls(state)).toEqual([])
     expect(state.timers).toEqual([])
     expect(incomingCallbacks(state, 'bob')).toEqual([{ callbackId, partyInfo: userParty('1001') }])
     expect(incomingCallbacks(state, 'alice')).toEqual([])

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { PlatformError } from '../../src/platform/platform-error.js'
 import type { PlatformEvent } from '../../src/platform/ports.js'
 import { listParticipants } from '../../src/platform/telephony/operations/conference.js'
+import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import { connections, directory, seen, World } from './support.js'
 
 /** alice (1001) talks to bob (1002), consults carol (1003) who answers, and merges the two calls. */
@@ -65,7 +66,7 @@ describe('merge', () => {
           merged.events.find((event) => event.loginName === user && event['callRef'] === held),
         ),
       ).toEqual({ terminate: true, dropParticipant: true })
-    expect(Object.keys(merged.state.calls)).toEqual([held])
+    expect(allCalls(merged.state).map((call) => call.callRef)).toEqual([held])
     expect(connections(merged.state, held)).toEqual(['1001:ACTIVE', '1002:ACTIVE', '1003:ACTIVE'])
     expect(
       listParticipants(merged.state, held, 'bob', directory).map((p) => p.participantId),
@@ -102,7 +103,7 @@ describe('merge', () => {
       'OnCallRemoved',
       'OnUserStateModified',
     ])
-    expect(last.state.calls).toEqual({})
+    expect(allCalls(last.state)).toEqual([])
   })
 
   it('is refused in the wrong states and for unknown calls, changing nothing', () => {
@@ -207,7 +208,7 @@ describe('conference participants', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(dropped.state.calls).toEqual({})
+    expect(allCalls(dropped.state)).toEqual([])
   })
 
   it('refuses STANDARD users, non-parties, unknown participants and unknown calls', () => {

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
+import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
 import { connections, FeatureWorld, featureDirectory, namesOf, seen } from './support.js'
 
 /** Public numbers are this prefix followed by an extension. */
@@ -88,7 +89,7 @@ describe('an incoming call to a public number', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(w.state.calls).toEqual({})
+    expect(allCalls(w.state)).toEqual([])
     expect(w.state.timers).toEqual([])
   })
 
@@ -99,7 +100,7 @@ describe('an incoming call to a public number', () => {
     expect(namesOf(w.run({ type: 'dropMe', loginName: 'alice', callRef }).events, 'alice')).toEqual(
       ['OnCallRemoved', 'OnUserStateModified'],
     )
-    expect(w.state.calls).toEqual({})
+    expect(allCalls(w.state)).toEqual([])
   })
 
   it('ends NOT_ANSWERED when nobody answers, and when the caller gives up while it rings', () => {
@@ -107,7 +108,7 @@ describe('an incoming call to a public number', () => {
     incoming(w)
     // The unanswered device leaves the call: alice only sees it go (nobody on the platform sees RELEASING).
     expect(namesOf(w.advance(30_000), 'alice')).toEqual(['OnCallRemoved:NOT_ANSWERED'])
-    expect(w.state.calls).toEqual({})
+    expect(allCalls(w.state)).toEqual([])
     const { callRef } = incoming(w)
     const gaveUp = w.run({ type: 'outsidePartyHangsUp', number: CALLER })
     expect(seen(gaveUp.events, 'alice')).toEqual([
@@ -178,7 +179,7 @@ describe('simulated devices', () => {
     w.refuses({ type: 'deviceAnswers', deviceId: '1001' }, 'NOT_EXPECTED')
     const hungUp = w.run({ type: 'deviceHangsUp', deviceId: '1001' })
     expect(namesOf(hungUp.events, 'alice')).toEqual(['OnCallRemoved', 'OnUserStateModified'])
-    expect(w.state.calls).toEqual({})
+    expect(allCalls(w.state)).toEqual([])
     w.refuses({ type: 'deviceHangsUp', deviceId: '1001' }, 'NOT_EXPECTED')
     w.refuses({ type: 'deviceAnswers', deviceId: '9999' }, 'NOT_FOUND')
   })
@@ -205,7 +206,7 @@ describe('simulated devices', () => {
       'OnCallRemoved',
       'OnUserStateModified',
     ])
-    expect(w.state.calls[callRef]).toBeUndefined()
+    expect(callOf(w.state, callRef)).toBeUndefined()
     expect(w.state.devices['1001']?.state).toBe('OUT_OF_SERVICE')
     w.refuses({ type: 'incomingCall', from: CALLER, to: '1001' }, 'NOT_EXPECTED')
     w.refuses({ type: 'setDevice', deviceId: '1001', state: 'UNKNOWN' }, 'BAD_PARAMETER')

@@ -1,6 +1,7 @@
 /** Recording, DTMF, associated data, device move, mute, and the telephonic state. */
 import { describe, expect, it } from 'vitest'
 import { telephonicState } from '../../src/platform/telephony/operations/media.js'
+import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
 import {
   ALICE_SOFTPHONE,
   connections,
@@ -31,14 +32,14 @@ describe('recording', () => {
     expect(eventsOf(paused, 'alice')[0]).toMatchObject({
       callData: { recordState: 'PAUSED', capabilities: { stopRecord: true, resumeRecord: true } },
     })
-    expect(world.state.calls[callRef]?.recordState).toBe('PAUSED')
+    expect(callOf(world.state, callRef)?.recordState).toBe('PAUSED')
     const resumed = step('resume')
     expect(eventsOf(resumed, 'bob')[0]).toMatchObject({ callData: { recordState: 'RECORDING' } })
     const stopped = step('stop')
     const data = eventsOf(stopped, 'alice')[0]?.['callData'] as Record<string, unknown>
     expect(data['recordState']).toBeUndefined()
     expect(data['capabilities']).toMatchObject({ startRecord: true })
-    expect(world.state.calls[callRef]?.recordState).toBeUndefined()
+    expect(callOf(world.state, callRef)?.recordState).toBeUndefined()
   })
 
   it('pause and resume are not offered to a MULTIMEDIA user', () => {
@@ -93,7 +94,7 @@ describe('send DTMF', () => {
       digits: '0123456789*#ABCD',
     })
     expect(events).toEqual([])
-    expect(state.calls).toEqual(before.calls)
+    expect(allCalls(state)).toEqual(allCalls(before))
   })
 
   it('is refused with bad digits, on a leg not active, an unknown call or device', () => {
@@ -122,7 +123,7 @@ describe('attach data', () => {
     expect(namesOf(events, 'alice')).toEqual(['OnCallModified'])
     expect(namesOf(events, 'bob')).toEqual(['OnCallModified'])
     expect(eventsOf(events, 'bob')[0]).toMatchObject({ callData: { associatedData: 'order 42' } })
-    expect(state.calls[callRef]?.associatedData).toBe('order 42')
+    expect(callOf(state, callRef)?.associatedData).toBe('order 42')
   })
 
   it('is refused to the called user, and on an unknown call', () => {

@@ -8,6 +8,7 @@ import type {
   OutsideBehaviour,
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
+import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import {
   connections,
   FeatureWorld,
@@ -100,7 +101,7 @@ describe('an outside party that answers after a delay', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(w.state.calls).toEqual({})
+    expect(allCalls(w.state)).toEqual([])
     expect(w.state.timers).toEqual([])
   })
 
@@ -129,7 +130,7 @@ describe('a busy outside party', () => {
       },
       { eventName: 'OnCallRemoved', callRef, cause: 'BUSY' },
     ])
-    expect(w.state.calls).toEqual({})
+    expect(allCalls(w.state)).toEqual([])
     expect(w.state.timers).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 /** Park and unpark, with and without a target device, and the park timeout recall. */
 import { describe, expect, it } from 'vitest'
+import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
 import { connections, eventsOf, FeatureWorld, namesOf } from './support.js'
 
 const PARK_TIMEOUT = 60_000
@@ -24,7 +25,7 @@ describe('park', () => {
       ],
     })
     expect(connections(state, callRef)).toEqual(['1002:ACTIVE', '1001:HELD'])
-    expect(state.calls[callRef]?.parked).toEqual({
+    expect(callOf(state, callRef)?.parked).toEqual({
       loginName: 'alice',
       fromDeviceId: '1001',
       onDeviceId: '1001',
@@ -63,7 +64,7 @@ describe('park', () => {
       modifiedParticipants: [{ participantId: '1001', identity: { id: { loginName: 'alice' } } }],
     })
     expect(connections(state, callRef)).toEqual(['1002:ACTIVE', '1001:ACTIVE'])
-    expect(state.calls[callRef]?.parked).toBeUndefined()
+    expect(callOf(state, callRef)?.parked).toBeUndefined()
     expect(state.timers).toEqual([])
   })
 
@@ -108,7 +109,7 @@ describe('park', () => {
     })
     expect(namesOf(events, 'bob')).toEqual(['OnCallModified:RECALL'])
     expect(connections(world.state, callRef)).toEqual(['1002:ACTIVE', '1001:RINGING_INCOMING'])
-    expect(world.state.calls[callRef]?.parked).toBeUndefined()
+    expect(callOf(world.state, callRef)?.parked).toBeUndefined()
     world.refuses(
       { type: 'unpark', loginName: 'carol', deviceId: '1003', heldCallRef: callRef },
       'NOT_EXPECTED',
@@ -129,7 +130,7 @@ describe('park', () => {
       'OnCallRemoved:NOT_ANSWERED',
       'OnUserStateModified',
     ])
-    expect(world.state.calls).toEqual({})
+    expect(allCalls(world.state)).toEqual([])
     expect(world.state.timers).toEqual([])
   })
 
@@ -139,7 +140,7 @@ describe('park', () => {
     world.run({ type: 'park', loginName: 'alice', callRef })
     const { events, state } = world.run({ type: 'dropMe', loginName: 'bob', callRef })
     expect(namesOf(events, 'bob')).toEqual(['OnCallRemoved', 'OnUserStateModified'])
-    expect(state.calls).toEqual({})
+    expect(allCalls(state)).toEqual([])
     expect(state.timers).toEqual([])
   })
 

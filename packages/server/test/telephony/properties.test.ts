@@ -31,7 +31,10 @@ import type {
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
 import {
+  allCalls,
   type Connection,
+  callCount,
+  callOf,
   type EngineCommand,
   initialState,
   type TelephonyState,
@@ -183,12 +186,14 @@ class World {
   }
 
   party(pick: PartyPick): Party {
-    const calls = Object.keys(this.state.calls).sort()
+    const calls = allCalls(this.state)
+      .map((call) => call.callRef)
+      .sort()
     const callRef =
       pick.among === 'unknown' ? undefined : calls[pick.call % Math.max(1, calls.length)]
     const users = [
       ...new Set(
-        (callRef === undefined ? [] : (this.state.calls[callRef]?.connections ?? []))
+        (callRef === undefined ? [] : (callOf(this.state, callRef)?.connections ?? []))
           .map((c) => c.endpoint.loginName)
           .filter((login) => login !== undefined),
       ),
@@ -205,23 +210,28 @@ class World {
   }
 
   anyCall(index: number): string {
-    const calls = Object.keys(this.state.calls).sort()
+    const calls = allCalls(this.state)
+      .map((call) => call.callRef)
+      .sort()
     return calls[index % Math.max(1, calls.length)] ?? UNKNOWN_CALL
   }
 
   /** The number of a party of the call (`index` among its connections). */
   number(callRef: string, index: number): string {
-    const connections = this.state.calls[callRef]?.connections ?? []
+    const connections = callOf(this.state, callRef)?.connections ?? []
     return connections[index % Math.max(1, connections.length)]?.endpoint.number ?? '9999'
   }
 
   /** Another call of the user (for transfer and merge), else any call. */
   otherCall(party: Party, index: number): string {
-    const calls = Object.keys(this.state.calls)
+    const calls = allCalls(this.state)
+      .map((call) => call.callRef)
       .sort()
       .filter((callRef) => callRef !== party.callRef)
     const mine = calls.filter((callRef) =>
-      this.state.calls[callRef]?.connections.some((c) => c.endpoint.loginName === party.loginName),
+      callOf(this.state, callRef)?.connections.some(
+        (c) => c.endpoint.loginName === party.loginName,
+      ),
     )
     const among = mine.length > 0 ? mine : calls
     return among[index % Math.max(1, among.length)] ?? UNKNOWN_CALL
@@ -231,7 +241,7 @@ class World {
   outsideNumber(index: number): string {
     const inCalls = [
       ...new Set(
-        Object.values(this.state.calls).flatMap((call) =>
+        allCalls(this.state).flatMap((call) =>
           call.connections
             .filter((c) => c.endpoint.deviceId === undefined && c.endpoint.service === undefined)
             .map((c) => c.endpoint.number),
@@ -245,8 +255,8 @@ class World {
   device(party: Pick<Party, 'user' | 'callRef'>, pick: DevicePick): string | undefined {
     if (pick.among === 'none') return undefined
     const legs =
-      this.state.calls[party.callRef]?.connections
-        .filter((c) => c.endpoint.loginName === party.user.loginName)
+      callOf(this.state, party.callRef)
+        ?.connections.filter((c) => c.endpoint.loginName === party.user.loginName)
         .map((c) => c.endpoint.deviceId ?? c.endpoint.number) ?? []
     const among: readonly string[] =
       pick.among === 'leg' && legs.length > 0
@@ -448,7 +458,7 @@ const ACTIONS = {
     command: (world, p) => {
       const user = world.user(p.user)
       // Mostly a parked call, and mostly by the user who parked it or the one it is parked on.
-      const parked = Object.values(world.state.calls).filter((call) => call.parked)
+      const parked = allCalls(world.state).filter((call) => call.parked)
       const call = parked[p.call % Math.max(1, parked.length)]
       const owner =
         call?.parked && p.user % 2 === 0 ? owners.get(call.parked.onDeviceId) : undefined
@@ -754,10 +764,10 @@ class Driver {
 
   /** Everybody hangs up: each remaining call is released by one of its users, until none is left. */
   hangUpAll(): void {
-    for (let round = 0; Object.keys(this.state.calls).length > 0; round++) {
+    for (let round = 0; callCount(this.state) > 0; round++) {
       if (round > 100) throw new Error('calls survive their release')
-      const [callRef, call] =
-        Object.entries(this.state.calls).sort(([a], [b]) => a.localeCompare(b))[0] ?? []
+      const call = allCalls(this.state)[0]
+      const callRef = call?.callRef
       const user = call?.connections.find((c) => c.endpoint.loginName)?.endpoint.loginName
       const parked = call?.parked
       const outside = call?.connections.find(
@@ -794,7 +804,7 @@ const BUSY_STATES: readonly MediaState[] = ['ACTIVE', 'HELD']
 /** The key of a connection across steps: the call, the party's number and kind (the n-th such). */
 function connectionStates(state: TelephonyState): Map<string, MediaState> {
   const states = new Map<string, MediaState>()
-  for (const call of Object.values(state.calls)) {
+  for (const call of allCalls(state)) {
     const seen = new Map<string, number>()
     for (const connection of call.connections) {
       const { number, deviceId, service } = connection.endpoint
@@ -945,7 +955,7 @@ class Checker {
   private checkState(state: TelephonyState, where: () => string): void {
     // A device talks in one call at a time: answering or calling again holds the active call first.
     const activeOn = new Map<string, string>()
-    for (const call of Object.values(state.calls))
+    for (const call of allCalls(state))
       for (const connection of call.connections) {
         const device = connection.endpoint.deviceId
         if (device === undefined || connection.state !== 'ACTIVE') continue
@@ -956,7 +966,7 @@ class Checker {
         activeOn.set(device, call.callRef)
       }
     // No call without a connection, and nobody would see a call without a user in it.
-    for (const call of Object.values(state.calls)) {
+    for (const call of allCalls(state)) {
       expect(call.connections.length, `call ${call.callRef} is empty; ${where()}`).toBeGreaterThan(
         0,
       )
@@ -982,7 +992,7 @@ class Checker {
     for (const device of Object.values(state.devices)) {
       const index = (device as unknown as Record<string, unknown>)['calls']
       if (!Array.isArray(index)) continue
-      const calls = Object.values(state.calls)
+      const calls = allCalls(state)
         .filter((call) => call.connections.some((c) => c.endpoint.deviceId === device.deviceId))
         .map((call) => call.callRef)
       expect([...index].sort(), `index of device ${device.deviceId}; ${where()}`).toEqual(
@@ -995,19 +1005,18 @@ class Checker {
       ['callsByDevice', (c: Connection) => c.endpoint.deviceId],
     ] as const) {
       const index = state[field]
-      if (index === undefined) continue
       const expected: Record<string, string[]> = {}
-      for (const call of Object.values(state.calls))
+      for (const call of allCalls(state))
         for (const key of new Set(call.connections.map(keyOf)))
           if (key !== undefined) expected[key] = [...(expected[key] ?? []), call.callRef].sort()
       const actual = Object.fromEntries(
-        Object.entries(index).map(([key, callRefs]) => [key, [...callRefs].sort()]),
+        Array.from(index, ([key, callRefs]) => [key, [...callRefs].sort()]),
       )
       expect(actual, `${field}; ${where()}`).toEqual(expected)
     }
     for (const login of LOGINS) {
       // BUSY exactly when the user has an active or held connection, and the user was told so.
-      const busy = Object.values(state.calls).some((call) =>
+      const busy = allCalls(state).some((call) =>
         call.connections.some(
           (c) => c.endpoint.loginName === login && BUSY_STATES.includes(c.state),
         ),
@@ -1017,8 +1026,8 @@ class Checker {
       )
       // What the user was told about each call is the call as the user sees it now.
       const told = this.told.get(login) ?? new Map()
-      for (const call of Object.values(state.calls)) {
-        const view = callView(call, login, directory, state.calls)
+      for (const call of allCalls(state)) {
+        const view = callView(call, login, directory, allCalls(state))
         const known = told.get(call.callRef)
         if (view === undefined) {
           expect(
@@ -1036,7 +1045,7 @@ class Checker {
       for (const [callRef, known] of told)
         if (known !== 'removed')
           expect(
-            state.calls[callRef],
+            callOf(state, callRef),
             `${login} never told ${callRef} ended; ${where()}`,
           ).toBeDefined()
     }
@@ -1045,7 +1054,7 @@ class Checker {
       const command = timer.command
       if (command.type === 'parkTimeout')
         expect(
-          state.calls[command.callRef]?.parked,
+          callOf(state, command.callRef)?.parked,
           `stale ${JSON.stringify(timer)}; ${where()}`,
         ).toBeDefined()
       // The timers of a party (its ringing, auto answer, an outside rule) belong to that party, ringing
@@ -1062,7 +1071,7 @@ class Checker {
               : undefined
       if (party === undefined) continue
       expect(party.callRef, `timer without a call ${JSON.stringify(timer)}`).toBeDefined()
-      const there = state.calls[party.callRef ?? '']?.connections.some(
+      const there = callOf(state, party.callRef ?? '')?.connections.some(
         (c) =>
           c.endpoint.number === party.number && (!party.ringing || c.state === 'RINGING_INCOMING'),
       )
@@ -1094,7 +1103,7 @@ class Checker {
   /** Once every call ended: everybody was told, everybody is FREE, nothing is pending. */
   checkEnd(state: TelephonyState): void {
     const where = `after ${this.steps.length} steps:\n${this.steps.join('\n')}`
-    expect(state.calls, where).toEqual({})
+    expect(allCalls(state), where).toEqual([])
     expect(state.timers, where).toEqual([])
     for (const [login, told] of this.told) {
       for (const [callRef, known] of told)

@@ -1,5 +1,6 @@
 /** Redirect (to a number, to VOICEMAIL, to DVA), overflow to voice mail, and pickup: event sequences and states. */
 import { describe, expect, it } from 'vitest'
+import { callOf } from '../../src/platform/telephony/telephony-state.js'
 import {
   connections,
   eventsOf,
@@ -162,7 +163,7 @@ describe('overflow to voice mail', () => {
   it("sends the caller's ringing call to the callee's voice mail (OVERFLOWN)", () => {
     const world = new FeatureWorld()
     const callRef = world.call('alice', '1002')
-    const created = world.state.calls[callRef]
+    const created = callOf(world.state, callRef)
     expect(created).toBeDefined()
     const { events, state } = world.run({
       type: 'overflowToVoiceMail',

@@ -11,6 +11,7 @@ import {
   listParticipants,
 } from '../../src/platform/telephony/operations/conference.js'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
+import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import {
   connections,
   directory,
@@ -121,7 +122,7 @@ describe('internal call, answered', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(released.state.calls).toEqual({})
+    expect(allCalls(released.state)).toEqual([])
     expect(released.state.timers).toEqual([])
   })
 
@@ -144,7 +145,7 @@ describe('internal call, answered', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(released.state.calls).toEqual({})
+    expect(allCalls(released.state)).toEqual([])
   })
 
   it('is released whole (release) by either party: the same sequences as drop me in a two-party call', () => {
@@ -166,7 +167,7 @@ describe('internal call, answered', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(released.state.calls).toEqual({})
+    expect(allCalls(released.state)).toEqual([])
     world.refuses({ type: 'release', loginName: 'bob', callRef }, 'NOT_FOUND')
   })
 
@@ -233,7 +234,7 @@ describe('internal call, not answered', () => {
     expect(seen(events, 'bob')).toEqual([
       { eventName: 'OnCallRemoved', callRef, cause: 'NOT_ANSWERED' },
     ])
-    expect(world.state.calls).toEqual({})
+    expect(allCalls(world.state)).toEqual([])
     expect(world.state.timers).toEqual([])
   })
 })
@@ -379,7 +380,7 @@ describe('make call variants', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(hungUp.state.calls).toEqual({})
+    expect(allCalls(hungUp.state)).toEqual([])
   })
 
   it('is refused to an unknown number, to its own device, from a device of another user', () => {
@@ -435,7 +436,7 @@ describe('a busy outside party', () => {
       },
       { eventName: 'OnCallRemoved', callRef, cause: 'BUSY' },
     ])
-    expect(world.state.calls).toEqual({})
+    expect(allCalls(world.state)).toEqual([])
     expect(world.state.timers).toEqual([])
   })
 })
@@ -469,7 +470,7 @@ describe('conference', () => {
       { eventName: 'OnCallRemoved', callRef },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(last.state.calls).toEqual({})
+    expect(allCalls(last.state)).toEqual([])
   })
 
   it('release by one party releases every party: each of the others sees RELEASING, then the end', () => {
@@ -496,7 +497,7 @@ describe('conference', () => {
         { eventName: 'OnUserStateModified', state: 'FREE' },
       ])
     }
-    expect(released.state.calls).toEqual({})
+    expect(allCalls(released.state)).toEqual([])
   })
 
   it('lists the participants and gets one as the asking user sees them', () => {

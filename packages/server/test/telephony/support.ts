@@ -18,6 +18,7 @@ import type {
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
 import {
+  callOf,
   type EngineCommand,
   initialState,
   type TelephonyState,
@@ -151,7 +152,7 @@ export function seen(
 
 /** The connections of a call in the state, as `number:STATE`. */
 export function connections(state: TelephonyState, callRef: string): string[] | undefined {
-  return state.calls[callRef]?.connections.map(
+  return callOf(state, callRef)?.connections.map(
     (connection) => `${connection.endpoint.number}:${connection.state}`,
   )
 }

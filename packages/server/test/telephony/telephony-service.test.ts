@@ -11,7 +11,12 @@ import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import type { CallStore, EventSink, PlatformEvent } from '../../src/platform/ports.js'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
-import type { DeviceRecord, EngineCommand } from '../../src/platform/telephony/telephony-state.js'
+import {
+  allCalls,
+  callOf,
+  type DeviceRecord,
+  type EngineCommand,
+} from '../../src/platform/telephony/telephony-state.js'
 import { startPlatform } from '../../src/service.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
@@ -99,7 +104,7 @@ describe('TelephonyService', () => {
       'OnUserStateModified alice',
       'OnUserStateModified bob',
     ])
-    expect(service.state.calls[callRef]?.connections.map((c) => c.state)).toStrictEqual([
+    expect(callOf(service.state, callRef)?.connections.map((c) => c.state)).toStrictEqual([
       'ACTIVE',
       'ACTIVE',
     ])
@@ -114,12 +119,12 @@ describe('TelephonyService', () => {
 
     await clock.advance(RINGING_TIMEOUT_MS - 1)
     await service.idle()
-    expect(service.state.calls[callRef]).toBeDefined()
+    expect(callOf(service.state, callRef)).toBeDefined()
     expect(sink.events).toStrictEqual([])
 
     await clock.advance(1)
     await service.idle()
-    expect(service.state.calls).toStrictEqual({})
+    expect(allCalls(service.state)).toStrictEqual([])
     expect(service.state.timers).toStrictEqual([])
     // The engine orders the events of one step; the service publishes them as given.
     expect([...sink.lines].sort()).toStrictEqual([
@@ -137,11 +142,11 @@ describe('TelephonyService', () => {
 
     await clock.advance(RINGING_TIMEOUT_MS - 5_000)
     await service.idle()
-    expect(Object.keys(service.state.calls)).toStrictEqual([second.callRef])
+    expect(allCalls(service.state).map((call) => call.callRef)).toStrictEqual([second.callRef])
 
     await clock.advance(5_000)
     await service.idle()
-    expect(service.state.calls).toStrictEqual({})
+    expect(allCalls(service.state)).toStrictEqual([])
     expect(first.callRef).not.toBe(second.callRef)
   })
 
@@ -179,7 +184,9 @@ describe('TelephonyService', () => {
     expect(results[2].callRef).toBe('0000000000000003')
     expect(mostAtOnce).toBe(1)
     expect(sink.events).toStrictEqual(results.flatMap((result) => result.events))
-    expect((await memory.load())?.calls).toStrictEqual(service.state.calls)
+    const loaded = await memory.load()
+    if (loaded === undefined) throw new Error('nothing stored')
+    expect(allCalls(loaded)).toStrictEqual(allCalls(service.state))
   })
 
   it('changes nothing and publishes nothing when the store fails to save', async () => {
@@ -273,7 +280,9 @@ describe('TelephonyService over a SQLite file, restarted', () => {
         'OnCallRemoved carol NOT_ANSWERED',
         'OnCallRemoved dave NOT_ANSWERED',
       ])
-      expect(Object.keys(after.service.state.calls)).toStrictEqual([answered.callRef])
+      expect(allCalls(after.service.state).map((call) => call.callRef)).toStrictEqual([
+        answered.callRef,
+      ])
       expect(ringing.callRef).not.toBe(answered.callRef)
 
       // The call that survived can be released as usual, and the new state is stored.
@@ -287,7 +296,7 @@ describe('TelephonyService over a SQLite file, restarted', () => {
     }
     const again = await open(clock, new RecordingSink())
     try {
-      expect(again.service.state.calls).toStrictEqual({})
+      expect(allCalls(again.service.state)).toStrictEqual([])
       expect(again.service.state.timers).toStrictEqual([])
     } finally {
       await again.close()
@@ -306,7 +315,7 @@ describe('TelephonyService over a SQLite file, restarted', () => {
     try {
       await clock.advance(0)
       await after.service.idle()
-      expect(after.service.state.calls).toStrictEqual({})
+      expect(allCalls(after.service.state)).toStrictEqual([])
       expect(sink.lines).toContain('OnCallRemoved bob NOT_ANSWERED')
     } finally {
       await after.close()
@@ -353,7 +362,7 @@ describe('the telephony service in the running platform', () => {
       // A login name reaches the user's MAIN device.
       const internal = await telephony.execute(makeCall('alice', '1001', 'carol'))
       callRef = internal.callRef ?? ''
-      expect(telephony.state.calls[callRef]?.connections.map((c) => c.endpoint)).toStrictEqual([
+      expect(callOf(telephony.state, callRef)?.connections.map((c) => c.endpoint)).toStrictEqual([
         { number: '1001', deviceId: '1001', loginName: 'alice' },
         { number: '1003', deviceId: '1003', loginName: 'carol' },
       ])
@@ -361,7 +370,7 @@ describe('the telephony service in the running platform', () => {
       // The outside-line prefix ("0" in the demo) reaches an outside number.
       const outside = await telephony.execute(makeCall('bob', '1002', '0612345678'))
       expect(
-        telephony.state.calls[outside.callRef ?? '']?.connections.map((c) => c.endpoint),
+        callOf(telephony.state, outside.callRef ?? '')?.connections.map((c) => c.endpoint),
       ).toStrictEqual([
         { number: '1002', deviceId: '1002', loginName: 'bob' },
         { number: '612345678' },
@@ -376,12 +385,11 @@ describe('the telephony service in the running platform', () => {
 
     const second = await startOn(clock)
     try {
-      expect(second.telephony.state.calls[callRef]).toBeDefined()
+      expect(callOf(second.telephony.state, callRef)).toBeDefined()
       await second.telephony.execute({ type: 'answer', loginName: 'carol', callRef })
-      expect(second.telephony.state.calls[callRef]?.connections.map((c) => c.state)).toStrictEqual([
-        'ACTIVE',
-        'ACTIVE',
-      ])
+      expect(
+        callOf(second.telephony.state, callRef)?.connections.map((c) => c.state),
+      ).toStrictEqual(['ACTIVE', 'ACTIVE'])
     } finally {
       await second.close()
     }

@@ -4,6 +4,7 @@
  * the resulting state.
  */
 import { describe, expect, it } from 'vitest'
+import { allCalls, callOf, withCalls } from '../../src/platform/telephony/telephony-state.js'
 import { connections, OUTSIDE, seen, World } from './support.js'
 
 /** alice (1001) talks to bob (1002), puts him on hold by calling carol (1003), and carol answers. */
@@ -127,7 +128,7 @@ describe('transfer', () => {
         capabilities: { terminate: true },
       },
     })
-    expect(Object.keys(result.state.calls)).toEqual([held])
+    expect(allCalls(result.state).map((call) => call.callRef)).toEqual([held])
     expect(connections(result.state, held)).toEqual(['1002:ACTIVE', '1003:ACTIVE'])
     expect(result.state.timers).toEqual([])
   })
@@ -201,15 +202,16 @@ describe('transfer', () => {
     const world = new World()
     const held = world.call('alice', `0${OUTSIDE}`)
     // The outside party answers (simulated here: answering outside parties is the simulation's part).
-    const call = world.state.calls[held]
+    const call = callOf(world.state, held)
     if (call === undefined) throw new Error('no call')
-    world.state = {
-      ...world.state,
-      calls: {
-        ...world.state.calls,
-        [held]: { ...call, connections: call.connections.map((c) => ({ ...c, state: 'ACTIVE' })) },
-      },
+    const answered = {
+      ...call,
+      connections: call.connections.map((c) => ({ ...c, state: 'ACTIVE' as const })),
     }
+    world.state = withCalls(
+      world.state,
+      allCalls(world.state).map((other) => (other.callRef === held ? answered : other)),
+    )
     const consult = world.call('alice', '00147200000')
     world.refuses(
       { type: 'transfer', loginName: 'alice', callRef: consult, heldCallRef: held },
@@ -310,7 +312,7 @@ describe('blind transfer', () => {
       { eventName: 'OnCallRemoved', callRef, cause: 'NOT_ANSWERED' },
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
-    expect(timeout.state.calls).toEqual({})
+    expect(allCalls(timeout.state)).toEqual([])
   })
 
   it('is refused in the wrong states, for unknown calls and destinations, changing nothing', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_ENGINE_SETTINGS, execute } from '../../src/platform/telephony/call-engine.js'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
-import { initialState } from '../../src/platform/telephony/telephony-state.js'
+import { allCalls, initialState } from '../../src/platform/telephony/telephony-state.js'
 
 const people: Record<string, { loginName: string; firstName: string; lastName: string }> = {
   '19140': { loginName: 'oxe19140', firstName: 'Paul', lastName: 'Durand' },
@@ -136,7 +136,7 @@ describe('the captured incoming call, from the callee side', () => {
       { eventName: 'OnCallRemoved', loginName: 'oxe19141', callRef, deviceCapabilities: [] },
       { eventName: 'OnUserStateModified', loginName: 'oxe19141', state: 'FREE' },
     ])
-    expect(released.state.calls).toEqual({})
+    expect(allCalls(released.state)).toEqual([])
     expect(released.state.timers).toEqual([])
   })
 })

@@ -4,22 +4,27 @@
  * A command's own changes come with its result (`EngineResult.changes`).
  */
 import type { CallChanges } from '../ports.js'
+import { compareCallRefs } from './call-index.js'
 import type { TelephonyState } from './telephony-state.js'
 
 /**
  * The calls of `next` that are not the very objects of `previous` (new or modified), and the calls of
- * `previous` that `next` no longer has. With no previous state every call counts as changed.
+ * `previous` that `next` no longer has, each in callRef order. With no previous state every call counts as
+ * changed.
  */
 export function callChanges(
   previous: TelephonyState | undefined,
   next: TelephonyState,
 ): CallChanges {
+  if (previous?.calls === next.calls) return { changedCallRefs: [], removedCallRefs: [] }
   const changedCallRefs: string[] = []
-  for (const [callRef, call] of Object.entries(next.calls))
-    if (previous?.calls[callRef] !== call) changedCallRefs.push(callRef)
-  const removedCallRefs =
-    previous === undefined
-      ? []
-      : Object.keys(previous.calls).filter((callRef) => !Object.hasOwn(next.calls, callRef))
-  return { changedCallRefs, removedCallRefs }
+  for (const [callRef, call] of next.calls)
+    if (previous?.calls.get(callRef) !== call) changedCallRefs.push(callRef)
+  const removedCallRefs: string[] = []
+  for (const callRef of previous?.calls.keys() ?? [])
+    if (!next.calls.has(callRef)) removedCallRefs.push(callRef)
+  return {
+    changedCallRefs: changedCallRefs.sort(compareCallRefs),
+    removedCallRefs: removedCallRefs.sort(compareCallRefs),
+  }
 }

@@ -6,7 +6,8 @@
  * its lookup (`Transaction.lookup`) also looks at the calls it touched, which the index describes as they
  * were.
  */
-import type { CallRecord, TelephonyState } from './telephony-state.js'
+import { Map as ImmutableMap } from 'immutable'
+import type { CallIndex, CallRecord, TelephonyState } from './telephony-state.js'
 
 /** The index fields of the state: login name or device id to the callRefs of its calls. */
 export type CallIndexField = 'callsByUser' | 'callsByDevice'
@@ -25,79 +26,73 @@ export function indexKeys(call: CallRecord | undefined): {
   return { users, devices }
 }
 
-/** The index of all the calls (to start one for a state that has none). */
-export function buildIndex(
-  calls: Readonly<Record<string, CallRecord>>,
-): Record<CallIndexField, Record<string, string[]>> {
-  const callsByUser: Record<string, string[]> = {}
-  const callsByDevice: Record<string, string[]> = {}
-  for (const call of Object.values(calls)) {
+/** The index of these calls (for a state whose calls were loaded or written by hand). */
+export function buildIndex(calls: Iterable<CallRecord>): Record<CallIndexField, CallIndex> {
+  const callsByUser = new Map<string, string[]>()
+  const callsByDevice = new Map<string, string[]>()
+  const sorted = [...calls].sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+  for (const call of sorted) {
     const { users, devices } = indexKeys(call)
     for (const user of users) add(callsByUser, user, call.callRef)
     for (const device of devices) add(callsByDevice, device, call.callRef)
   }
-  return { callsByUser, callsByDevice }
+  return { callsByUser: ImmutableMap(callsByUser), callsByDevice: ImmutableMap(callsByDevice) }
 }
 
-function add(index: Record<string, string[]>, key: string, callRef: string): void {
-  if (Object.hasOwn(index, key)) index[key]?.push(callRef)
-  else index[key] = [callRef]
+function add(index: Map<string, string[]>, key: string, callRef: string): void {
+  const entry = index.get(key)
+  if (entry === undefined) index.set(key, [callRef])
+  else entry.push(callRef)
 }
 
 /**
- * The order of the calls in the state's `calls`: the order they were created in, which is the order of
- * their callRefs (`Transaction.nextId`: fixed-width hexadecimal of an increasing sequence).
+ * The order of the calls: the order they were created in, which is the order of their callRefs
+ * (`Transaction.nextId`: fixed-width hexadecimal of an increasing sequence). Wherever the engine goes
+ * through several calls it goes in this order, so that the same state and command give the same events
+ * (the maps of the state have no meaningful order of their own).
  */
 export function compareCallRefs(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** The calls of a user or a device, in the order of the state's calls. */
+/** The calls and their index: what a lookup reads (a state, or the state a command is building). */
+type IndexedCalls = Pick<TelephonyState, 'calls' | CallIndexField>
+
+/** The calls of a user or a device, in callRef order. */
 export class CallLookup {
   constructor(
-    /** The entry of an index field, or undefined when the state has no index (then every call is scanned). */
-    private readonly entry:
-      | ((field: CallIndexField, key: string) => readonly string[] | undefined)
-      | undefined,
-    /** A call by callRef. */
-    private readonly get: (callRef: string) => CallRecord | undefined,
-    /** Every call, in order: only without an index. */
-    private readonly all: () => Iterable<CallRecord>,
+    /** Read at each lookup: the state a command is building changes as the command runs. */
+    private readonly state: IndexedCalls,
     /** Calls the index may not describe as they are (touched by the running command). */
     private readonly pending: ReadonlySet<string> | undefined,
   ) {}
 
   /** The calls the user has a connection in. */
   ofUser(loginName: string): CallRecord[] {
-    return this.find('callsByUser', loginName, (call) =>
+    return this.find(this.state.callsByUser.get(loginName), (call) =>
       call.connections.some((connection) => connection.endpoint.loginName === loginName),
     )
   }
 
   /** The calls the device has a connection in. */
   onDevice(deviceId: string): CallRecord[] {
-    return this.find('callsByDevice', deviceId, (call) =>
+    return this.find(this.state.callsByDevice.get(deviceId), (call) =>
       call.connections.some((connection) => connection.endpoint.deviceId === deviceId),
     )
   }
 
+  /** The calls among the indexed and the pending ones that are really in (`isIn`), in callRef order. */
   private find(
-    field: CallIndexField,
-    key: string,
+    indexed: readonly string[] | undefined,
     isIn: (call: CallRecord) => boolean,
   ): CallRecord[] {
-    const found: CallRecord[] = []
-    if (this.entry === undefined) {
-      for (const call of this.all()) if (isIn(call)) found.push(call)
-      return found
-    }
-    const indexed = this.entry(field, key) ?? []
-    let callRefs: readonly string[] = indexed
+    let callRefs: readonly string[] = indexed ?? []
     if (this.pending !== undefined && this.pending.size > 0)
-      callRefs = [...new Set([...indexed, ...this.pending])]
+      callRefs = [...new Set([...callRefs, ...this.pending])]
     if (callRefs.length > 1) callRefs = [...callRefs].sort(compareCallRefs)
+    const found: CallRecord[] = []
     for (const callRef of callRefs) {
-      const call = this.get(callRef)
+      const call = this.state.calls.get(callRef)
       if (call !== undefined && isIn(call)) found.push(call)
     }
     return found
@@ -105,21 +100,9 @@ export class CallLookup {
 }
 
 /**
- * The lookup of the calls of a state (through its index when it has one); `pending` are the calls a running
- * command touched, which the index may not describe as they are.
+ * The lookup of the calls of a state through its index; `pending` are the calls a running command touched,
+ * which the index may not describe as they are.
  */
-export function lookupOf(state: TelephonyState, pending?: ReadonlySet<string>): CallLookup {
-  const byUser = state.callsByUser
-  const byDevice = state.callsByDevice
-  return new CallLookup(
-    byUser === undefined || byDevice === undefined
-      ? undefined
-      : (field, key) => {
-          const index = field === 'callsByUser' ? byUser : byDevice
-          return Object.hasOwn(index, key) ? index[key] : undefined
-        },
-    (callRef) => state.calls[callRef],
-    () => Object.values(state.calls),
-    pending,
-  )
+export function lookupOf(state: IndexedCalls, pending?: ReadonlySet<string>): CallLookup {
+  return new CallLookup(state, pending)
 }

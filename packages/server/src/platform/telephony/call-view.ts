@@ -79,7 +79,7 @@ export function consultationCapabilities(
   loginName: string,
   directory: TelephonyDirectory,
   /** The engine's calls (a lookup of them, or all of them). */
-  calls: CallLookup | Readonly<Record<string, CallRecord>> | undefined,
+  calls: CallLookup | readonly CallRecord[] | undefined,
 ): CallCapabilities {
   const capabilities: CallCapabilities = {}
   const deviceId = main.endpoint.deviceId
@@ -89,7 +89,7 @@ export function consultationCapabilities(
     (main.state === 'ACTIVE' || main.state === 'HELD')
   ) {
     const wanted = main.state === 'ACTIVE' ? 'HELD' : 'ACTIVE'
-    const others = calls instanceof CallLookup ? calls.onDevice(deviceId) : Object.values(calls)
+    const others = calls instanceof CallLookup ? calls.onDevice(deviceId) : calls
     const paired = others.some(
       (other) =>
         other.callRef !== call.callRef &&
@@ -132,7 +132,7 @@ export function callView(
    * The calls of the engine (a lookup of them: call-index.ts, or all of them): capabilities that depend on
    * the user's other calls (transfer, merge) need them.
    */
-  calls?: CallLookup | Readonly<Record<string, CallRecord>>,
+  calls?: CallLookup | readonly CallRecord[],
 ): Call | undefined {
   const own = call.connections.filter((connection) => isUsers(connection, loginName))
   const main = own[0]

@@ -5,13 +5,19 @@
  */
 import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
-import { compareCallRefs, lookupOf } from './call-index.js'
+import { lookupOf } from './call-index.js'
 import { callView } from './call-view.js'
 import { incomingCallbacks } from './operations/callbacks.js'
 import { getParticipant, listParticipants } from './operations/conference.js'
 import { type TelephonicState, telephonicState } from './operations/media.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
-import type { CallRecord, DeviceRecord, TelephonyState } from './telephony-state.js'
+import {
+  allCalls,
+  type CallRecord,
+  callOf,
+  type DeviceRecord,
+  type TelephonyState,
+} from './telephony-state.js'
 
 export class TelephonyQueries {
   constructor(
@@ -32,7 +38,7 @@ export class TelephonyQueries {
 
   /** One call as the user sees it (GET /telephony/calls/{callRef}). */
   call(loginName: string, callRef: string): Call {
-    const record = Object.hasOwn(this.state.calls, callRef) ? this.state.calls[callRef] : undefined
+    const record = callOf(this.state, callRef)
     const view =
       record === undefined
         ? undefined
@@ -43,7 +49,7 @@ export class TelephonyQueries {
 
   /** Whether a call of that reference is in progress. */
   hasCall(callRef: string): boolean {
-    return Object.hasOwn(this.state.calls, callRef)
+    return callOf(this.state, callRef) !== undefined
   }
 
   /** Whether the user has a connection (a leg) in the call. */
@@ -105,6 +111,6 @@ export class TelephonyQueries {
 
   /** Every call in progress, oldest first (the control plane's list of live calls). */
   liveCalls(): CallRecord[] {
-    return Object.values(this.state.calls).sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+    return allCalls(this.state)
   }
 }

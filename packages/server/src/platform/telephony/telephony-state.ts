@@ -1,8 +1,11 @@
 /**
- * The state of the call engine: calls with their connections, devices, pending timers. Plain JSON data,
- * so that it can be stored, compared and replayed; only the engine changes it (design section 2).
+ * The state of the call engine: calls with their connections, devices, pending timers. Data only, so that it
+ * can be stored, compared and replayed; only the engine changes it (design section 2). The records are plain
+ * JSON; the calls and their index are kept in persistent maps (below), read through `callOf` and `allCalls`.
  */
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
+import { Map as ImmutableMap } from 'immutable'
+import { buildIndex, compareCallRefs } from './call-index.js'
 
 /** A party of a call: a device of a directory user, or an outside number. */
 export interface Endpoint {
@@ -71,21 +74,37 @@ export interface PendingTimer {
   command: EngineCommand
 }
 
+/**
+ * The calls in progress by callRef. A persistent map (Immutable.js `Map`, docs/dependencies.md): a command
+ * makes a new map that shares every entry it did not change with the map it started from, which stays as it
+ * was, so a command costs what the calls it touches cost, not what all calls cost (docs/performance.md). Its
+ * iteration order means nothing (it is not the insertion order beyond 8 entries): read the calls with
+ * `callOf` and `allCalls` (callRef order), never by iterating the map.
+ */
+export type CallMap = ImmutableMap<string, CallRecord>
+
+/**
+ * An index of the calls (call-index.ts): a login name or device id to the callRefs of the calls it has a
+ * connection in, in no particular order. A persistent map like `CallMap`; the lists are plain arrays,
+ * replaced (never changed) when a call joins or leaves them.
+ */
+export type CallIndex = ImmutableMap<string, readonly string[]>
+
 /** Everything the engine holds. */
 export interface TelephonyState {
   /** Source of deterministic identifiers. */
   sequence: number
-  calls: Record<string, CallRecord>
+  calls: CallMap
   devices: Record<string, DeviceRecord>
   timers: PendingTimer[]
   /** The call back requests waiting for each user, by login name, oldest first. */
   callbacks?: Record<string, StoredCallback[]>
   /**
-   * The index of the calls (call-index.ts): the callRefs of the calls each user (by login name) and each
-   * device has a connection in. Kept by the Transaction; a state without it is indexed at its first command.
+   * The index of the calls by user and by device (call-index.ts), derived from `calls`: kept by the
+   * Transaction at the end of each command, rebuilt by `withCalls` and when a state is loaded.
    */
-  callsByUser?: Record<string, string[]>
-  callsByDevice?: Record<string, string[]>
+  callsByUser: CallIndex
+  callsByDevice: CallIndex
 }
 
 /** Commands the engine runs (one per operation of the telephony API, plus timers and simulation). */
@@ -174,11 +193,43 @@ export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'
 export function initialState(devices: readonly DeviceRecord[]): TelephonyState {
   return {
     sequence: 0,
-    calls: {},
+    calls: ImmutableMap(),
     devices: Object.fromEntries(devices.map((device) => [device.deviceId, device])),
     timers: [],
     callbacks: {},
+    callsByUser: ImmutableMap(),
+    callsByDevice: ImmutableMap(),
   }
+}
+
+/** The fields of the state that hold the calls: the calls and their index. */
+type CallFields = 'calls' | 'callsByUser' | 'callsByDevice'
+
+/** The call with this callRef; undefined when there is none. */
+export function callOf(state: TelephonyState, callRef: string): CallRecord | undefined {
+  return state.calls.get(callRef)
+}
+
+/** Every call in progress, oldest first (callRef order: the order they were created in). */
+export function allCalls(state: TelephonyState): CallRecord[] {
+  return [...state.calls.values()].sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+}
+
+/** How many calls are in progress. */
+export function callCount(state: TelephonyState): number {
+  return state.calls.size
+}
+
+/**
+ * The state with exactly these calls, and their index: how a store turns the calls it loaded into a state,
+ * and how tests write a state with calls in it. Every other field of `state` is kept, in its place.
+ */
+export function withCalls<S extends Omit<TelephonyState, CallFields>>(
+  state: S,
+  calls: Iterable<CallRecord>,
+): Omit<S, CallFields> & Pick<TelephonyState, CallFields> {
+  const map: CallMap = ImmutableMap([...calls].map((call) => [call.callRef, call] as const))
+  return { ...state, calls: map, ...buildIndex(map.values()) }
 }
 
 /** A cause attached to a step of a command. */

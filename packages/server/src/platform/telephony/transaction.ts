@@ -1,14 +1,14 @@
 /**
- * One command's work on the engine state: copies on write the calls it touches, and at each `commit`
- * turns what changed into the events every involved user receives, in order.
+ * One command's work on the engine state: copies on write the calls it touches (into new persistent maps,
+ * leaving the state it started from as it was), and at each `commit` turns what changed into the events
+ * every involved user receives, in order.
  */
 import type { Call, UserState } from '@openness/wire'
 import type { CallChanges, PlatformEvent } from '../ports.js'
 import { callEvent } from './call-events.js'
 import {
-  buildIndex,
   type CallIndexField,
-  CallLookup,
+  type CallLookup,
   compareCallRefs,
   indexKeys,
   lookupOf,
@@ -31,10 +31,6 @@ function usersOf(call: CallRecord | undefined): string[] {
   return [...users]
 }
 
-/** The records of the state a command changes entry by entry. */
-type SharedField = 'calls' | 'callsByUser' | 'callsByDevice'
-type SharedRecord = Record<string, unknown>
-
 export class Transaction {
   readonly state: TelephonyState
   readonly events: PlatformEvent[] = []
@@ -45,69 +41,39 @@ export class Transaction {
   private readonly copied = new Set<string>()
   private readonly userStates = new Map<string, UserState>()
   private readonly involved = new Set<string>()
-  /**
-   * The calls and the call index are copied on their first change only (a shallow copy of the record:
-   * call records themselves are copied one by one when touched), and every change is logged (the value it
-   * replaced, first change of a key only), so that the entries of the base state can be read back.
-   */
-  private readonly undo = new Map<SharedField, Map<string, unknown>>()
-  /** The records this command already copied, and may change. */
-  private readonly writable = new Set<SharedField>()
   /** Every call the command touched (copied, added or removed): the index describes them as they were. */
   private readonly touched = new Set<string>()
-  /** The calls as they were before the command. */
+  /** The calls as they were before the command (the base state, which its own index describes exactly). */
   private readonly before: CallLookup
 
+  /**
+   * Starts from `base`, which stays as it is: its calls and index are persistent maps, so the state being
+   * built shares them and each change makes new maps (call records themselves are copied one by one when
+   * touched), and `base` keeps showing the calls as they were before the command.
+   */
   constructor(
-    base: TelephonyState,
+    private readonly base: TelephonyState,
     private readonly directory: TelephonyDirectory,
     readonly now: number,
   ) {
     this.state = { ...base, timers: [...base.timers] }
-    if (this.state.callsByUser === undefined || this.state.callsByDevice === undefined) {
-      // A state from before the index: indexed once, here.
-      const index = buildIndex(this.state.calls)
-      this.state.callsByUser = index.callsByUser
-      this.state.callsByDevice = index.callsByDevice
-      this.writable.add('callsByUser').add('callsByDevice')
-    }
-    this.before = new CallLookup(
-      (field, key) => this.baseValue(field, key) as readonly string[] | undefined,
-      (callRef) => this.baseValue('calls', callRef) as CallRecord | undefined,
-      () => [],
-      this.touched,
-    )
+    this.before = lookupOf(base)
   }
 
-  /** The record of the state being built. */
-  private record(field: SharedField): SharedRecord {
-    return (this.state as unknown as Record<SharedField, SharedRecord>)[field]
+  /** Sets the call, or removes it (undefined): the state gets a new map, sharing the others' entries. */
+  private putCall(callRef: string, call: CallRecord | undefined): void {
+    const calls = this.state.calls
+    this.state.calls = call === undefined ? calls.delete(callRef) : calls.set(callRef, call)
   }
 
-  /** Sets (or deletes, with undefined) an entry of the calls or of the index, logging what it replaces. */
-  private put(field: SharedField, key: string, value: unknown): void {
-    let record = this.record(field)
-    if (!this.writable.has(field)) {
-      record = { ...record }
-      ;(this.state as unknown as Record<SharedField, SharedRecord>)[field] = record
-      this.writable.add(field)
-    }
-    let log = this.undo.get(field)
-    if (log === undefined) {
-      log = new Map()
-      this.undo.set(field, log)
-    }
-    if (!log.has(key)) log.set(key, Object.hasOwn(record, key) ? record[key] : undefined)
-    if (value === undefined) delete record[key]
-    else record[key] = value
-  }
-
-  /** An entry as the base state has it. */
-  private baseValue(field: SharedField, key: string): unknown {
-    const log = this.undo.get(field)
-    if (log?.has(key)) return log.get(key)
-    const record = this.record(field)
-    return Object.hasOwn(record, key) ? record[key] : undefined
+  /** Sets the callRefs of an index entry, or removes the entry (undefined). */
+  private putIndex(
+    field: CallIndexField,
+    key: string,
+    callRefs: readonly string[] | undefined,
+  ): void {
+    const index = this.state[field]
+    this.state[field] = callRefs === undefined ? index.delete(key) : index.set(key, callRefs)
   }
 
   /** The calls of users and devices as they are now, including those this command touched. */
@@ -123,7 +89,7 @@ export class Transaction {
 
   /** The call, copied for change; undefined when it does not exist. */
   call(callRef: string): CallRecord | undefined {
-    const current = this.state.calls[callRef]
+    const current = this.state.calls.get(callRef)
     if (current === undefined) return undefined
     if (!this.copied.has(callRef)) {
       this.remember(current)
@@ -134,7 +100,7 @@ export class Transaction {
           endpoint: { ...connection.endpoint },
         })),
       }
-      this.put('calls', callRef, copy)
+      this.putCall(callRef, copy)
       this.touched.add(callRef)
       this.copied.add(callRef)
       return copy
@@ -148,17 +114,17 @@ export class Transaction {
       if (!this.userStates.has(user)) this.userStates.set(user, userStateIn(this.before, user))
     this.rememberRelated(call)
     this.baseline.set(call.callRef, new Map())
-    this.put('calls', call.callRef, call)
+    this.putCall(call.callRef, call)
     this.touched.add(call.callRef)
     this.copied.add(call.callRef)
   }
 
   /** Removes a call. */
   removeCall(callRef: string): void {
-    const current = this.state.calls[callRef]
+    const current = this.state.calls.get(callRef)
     if (current === undefined) return
     if (!this.copied.has(callRef)) this.remember(current)
-    this.put('calls', callRef, undefined)
+    this.putCall(callRef, undefined)
     this.touched.add(callRef)
   }
 
@@ -179,7 +145,7 @@ export class Transaction {
     const involved = this.involved
     const now = this.lookup()
     for (const [callRef, before] of this.baseline) {
-      const call = this.state.calls[callRef]
+      const call = this.state.calls.get(callRef)
       const users = new Set([...before.keys(), ...usersOf(call)])
       const after = new Map<string, Call | undefined>()
       for (const user of users) {
@@ -193,7 +159,7 @@ export class Transaction {
     }
     this.commitUntouched(cause)
     for (const [callRef] of this.baseline)
-      if (this.state.calls[callRef] === undefined) this.baseline.delete(callRef)
+      if (!this.state.calls.has(callRef)) this.baseline.delete(callRef)
   }
 
   /**
@@ -207,7 +173,7 @@ export class Transaction {
       if (this.baseline.has(other.callRef)) continue
       const users = usersOf(other).filter((user) => this.involved.has(user))
       if (users.length === 0) continue
-      const before = this.baseValue('calls', other.callRef) as CallRecord | undefined
+      const before = this.base.calls.get(other.callRef)
       for (const user of users) {
         const was = before && callView(before, user, this.directory, this.before)
         const event = callEvent(user, was, callView(other, user, this.directory, now), cause)
@@ -239,16 +205,16 @@ export class Transaction {
   private close(): void {
     const touched = [...this.touched].sort(compareCallRefs)
     for (const callRef of touched) {
-      const was = indexKeys(this.baseValue('calls', callRef) as CallRecord | undefined)
-      const is = indexKeys(this.state.calls[callRef])
+      const was = indexKeys(this.base.calls.get(callRef))
+      const is = indexKeys(this.state.calls.get(callRef))
       this.reindex('callsByUser', callRef, was.users, is.users)
       this.reindex('callsByDevice', callRef, was.devices, is.devices)
     }
     const changedCallRefs: string[] = []
     const removedCallRefs: string[] = []
     for (const callRef of touched)
-      if (Object.hasOwn(this.state.calls, callRef)) changedCallRefs.push(callRef)
-      else if (this.baseValue('calls', callRef) !== undefined) removedCallRefs.push(callRef)
+      if (this.state.calls.has(callRef)) changedCallRefs.push(callRef)
+      else if (this.base.calls.has(callRef)) removedCallRefs.push(callRef)
     this.changes = { changedCallRefs, removedCallRefs }
   }
 
@@ -259,16 +225,13 @@ export class Transaction {
     was: ReadonlySet<string>,
     is: ReadonlySet<string>,
   ): void {
-    const entry = (key: string) =>
-      (Object.hasOwn(this.record(field), key) ? this.record(field)[key] : undefined) as
-        | string[]
-        | undefined
+    const entry = (key: string) => this.state[field].get(key) ?? []
     for (const key of was)
       if (!is.has(key)) {
-        const left = (entry(key) ?? []).filter((ref) => ref !== callRef)
-        this.put(field, key, left.length > 0 ? left : undefined)
+        const left = entry(key).filter((ref) => ref !== callRef)
+        this.putIndex(field, key, left.length > 0 ? left : undefined)
       }
-    for (const key of is) if (!was.has(key)) this.put(field, key, [...(entry(key) ?? []), callRef])
+    for (const key of is) if (!was.has(key)) this.putIndex(field, key, [...entry(key), callRef])
   }
 
   private remember(call: CallRecord): void {

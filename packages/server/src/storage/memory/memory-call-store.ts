@@ -4,7 +4,11 @@
  * the engine holds is shared and a save encodes only what the command changed.
  */
 import type { CallChanges, CallStore } from '../../platform/ports.js'
-import type { DeviceRecord, TelephonyState } from '../../platform/telephony/telephony-state.js'
+import {
+  callOf,
+  type DeviceRecord,
+  type TelephonyState,
+} from '../../platform/telephony/telephony-state.js'
 import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
 
 export class MemoryCallStore implements CallStore {
@@ -25,7 +29,7 @@ export class MemoryCallStore implements CallStore {
     // Encode everything first, so that a call that cannot be encoded leaves the store unchanged.
     const rest = encodeRest(state)
     const calls = changes.changedCallRefs.map((callRef) => {
-      const call = state.calls[callRef]
+      const call = callOf(state, callRef)
       if (call === undefined) throw new Error(`Changed call ${callRef} is not in the state`)
       return [callRef, encodeCall(call)] as const
     })

@@ -8,7 +8,11 @@
  */
 import type { Kysely } from 'kysely'
 import type { CallChanges, CallStore } from '../../platform/ports.js'
-import type { DeviceRecord, TelephonyState } from '../../platform/telephony/telephony-state.js'
+import {
+  callOf,
+  type DeviceRecord,
+  type TelephonyState,
+} from '../../platform/telephony/telephony-state.js'
 import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
 import type { CallDatabase } from './database.js'
 
@@ -85,7 +89,7 @@ export class SqlCallStore implements CallStore {
   async save(state: TelephonyState, changes: CallChanges): Promise<void> {
     const rest = encodeRest(state)
     const records = changes.changedCallRefs.map((callRef) => {
-      const call = state.calls[callRef]
+      const call = callOf(state, callRef)
       if (call === undefined) throw new Error(`Changed call ${callRef} is not in the state`)
       return { callRef, record: encodeCall(call) }
     })

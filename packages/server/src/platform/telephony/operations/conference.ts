@@ -10,7 +10,7 @@ import type { Operation } from '../call-engine.js'
 import { lookupOf } from '../call-index.js'
 import { callView, isUsers } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
-import type { EngineCommand, TelephonyState } from '../telephony-state.js'
+import { callOf, type EngineCommand, type TelephonyState } from '../telephony-state.js'
 import { leave } from './basic.js'
 import { requireConnection } from './guards.js'
 import { ring } from './ringing.js'
@@ -97,7 +97,7 @@ export function listParticipants(
   loginName: string,
   directory: TelephonyDirectory,
 ): Participant[] {
-  const call = state.calls[callRef]
+  const call = callOf(state, callRef)
   const view =
     call === undefined ? undefined : callView(call, loginName, directory, lookupOf(state))
   if (view === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)

@@ -10,7 +10,14 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
-import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
+import {
+  allCalls,
+  type CallRecord,
+  type Connection,
+  callOf,
+  type Endpoint,
+  type EngineCommand,
+} from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { basicOperations, leave } from './basic.js'
 import { changeDevice } from './feature-support.js'
@@ -43,8 +50,8 @@ function find(
 ): Found[] {
   const calls =
     callRef === undefined
-      ? Object.values(transaction.state.calls)
-      : [transaction.state.calls[callRef]].filter((call) => call !== undefined)
+      ? allCalls(transaction.state)
+      : [callOf(transaction.state, callRef)].filter((call) => call !== undefined)
   const inCalls: Found[] = []
   for (const call of calls)
     call.connections.forEach((connection, index) => {
@@ -216,10 +223,9 @@ const deviceAnswers: Operation<Command<'deviceAnswers'>> = (transaction, command
 
 /** Takes the device out of every call it is in; with `strict`, NOT_EXPECTED when it is in none. */
 function hangUpDevice(transaction: Transaction, deviceId: string, strict: boolean): void {
-  const callRefs = Object.values(transaction.state.calls)
-    .filter((call) =>
-      call.connections.some((connection) => onDevice(deviceId)(connection.endpoint)),
-    )
+  const callRefs = transaction
+    .lookup()
+    .onDevice(deviceId)
     .map((call) => call.callRef)
   if (strict && callRefs.length === 0)
     throw new PlatformError('NOT_EXPECTED', `Device ${deviceId} is in no call`)

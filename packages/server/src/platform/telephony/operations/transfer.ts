@@ -8,7 +8,7 @@ import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
 import { callEvent } from '../call-events.js'
 import { callView, isUsers } from '../call-view.js'
-import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
+import { type CallRecord, type Connection, callOf, type EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { connectionsOnDevice } from './consultation.js'
 import { requireConnection } from './guards.js'
@@ -18,7 +18,7 @@ type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T
 
 /** The call as it is, not copied (for checks before any change); NOT_FOUND when unknown. */
 export function peekCall(transaction: Transaction, callRef: string): CallRecord {
-  const call = transaction.state.calls[callRef]
+  const call = callOf(transaction.state, callRef)
   if (call === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
   return call
 }
