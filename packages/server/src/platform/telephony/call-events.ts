@@ -74,3 +74,33 @@ export function callEvent(
     deviceCapabilities: [],
   }
 }
+
+/**
+ * OnCallAppeared: "a new call for a mobile device exists" (specification, "Events"; since 2.5). A user
+ * receives it, after the step's OnCallCreated or OnCallModified, when one of its MOBILE devices gets a leg in
+ * the call, with the shape of OnCallCreated (wire facts 6 suggests it; no SDK parses it): the call as the
+ * user sees it, its legs limited to the new mobile ones. docs/telephony-api.md, "Events".
+ */
+export function callAppeared(
+  loginName: string,
+  before: Call | undefined,
+  after: Call | undefined,
+  cause: StepCause,
+  isMobile: ((deviceId: string) => boolean) | undefined,
+): PlatformEvent | undefined {
+  if (after === undefined || isMobile === undefined) return undefined
+  const had = new Set((before?.legs ?? []).map((leg) => leg.deviceId))
+  const appeared = (after.legs ?? []).filter(
+    (leg) => !had.has(leg.deviceId) && isMobile(leg.deviceId),
+  )
+  if (appeared.length === 0) return undefined
+  return {
+    eventName: 'OnCallAppeared',
+    loginName,
+    callRef: after.callRef,
+    ...(cause && { cause }),
+    callData: after.callData,
+    legs: appeared,
+    participants: after.participants,
+  }
+}

@@ -17,6 +17,13 @@ import type { DeviceRecord, Endpoint } from './telephony-state.js'
 export class DirectoryTelephony implements TelephonyDirectory {
   constructor(private readonly directory: Directory) {}
 
+  isMobile(deviceId: string): boolean {
+    const user = this.directory.findUserByDevice(deviceId)
+    return (user?.record.devices ?? []).some(
+      (device) => device.id === deviceId && device.type === 'MOBILE',
+    )
+  }
+
   ownerOfDevice(deviceId: string): PartyPerson | undefined {
     const user = this.directory.findUserByDevice(deviceId)
     if (user === undefined) return undefined

@@ -19,6 +19,8 @@ export interface TelephonyDirectory {
    * outside number after the outside-line prefix; undefined when nothing answers to it.
    */
   resolve(dialed: string): Endpoint | undefined
+  /** Whether the device is a MOBILE one: a call reaching it also appears as OnCallAppeared (call-events.ts). */
+  isMobile?(deviceId: string): boolean
   /**
    * The call features the platform offers the user (operations/redirect.ts, park.ts, callbacks.ts,
    * media.ts); a directory without it offers none, as the real server did to the captured user.

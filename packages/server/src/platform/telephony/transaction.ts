@@ -5,7 +5,7 @@
  */
 import type { Call, UserState } from '@openness/wire'
 import type { CallChanges, PlatformEvent } from '../ports.js'
-import { callEvent } from './call-events.js'
+import { callAppeared, callEvent } from './call-events.js'
 import {
   type CallIndexField,
   type CallLookup,
@@ -58,7 +58,11 @@ export class Transaction {
   ) {
     this.state = { ...base, timers: [...base.timers] }
     this.before = lookupOf(base)
+    this.isMobile = directory.isMobile?.bind(directory)
   }
+
+  /** Whether a device is a MOBILE one (OnCallAppeared), when the directory tells. */
+  private readonly isMobile: ((deviceId: string) => boolean) | undefined
 
   /** Sets the call, or removes it (undefined): the state gets a new map, sharing the others' entries. */
   private putCall(callRef: string, call: CallRecord | undefined): void {
@@ -154,6 +158,8 @@ export class Transaction {
         after.set(user, view)
         const event = callEvent(user, before.get(user), view, cause)
         if (event) this.events.push(event)
+        const appeared = callAppeared(user, before.get(user), view, cause, this.isMobile)
+        if (appeared) this.events.push(appeared)
       }
       this.baseline.set(callRef, after)
     }

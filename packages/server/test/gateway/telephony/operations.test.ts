@@ -435,4 +435,44 @@ describe('devices and state', () => {
       state: (await test.send('alice', 'GET', `${T}/state`)).json(),
     })
   })
+
+  it('a call reaching a MOBILE device also appears as OnCallAppeared, after its OnCallCreated', async () => {
+    const publish = vi.spyOn(test.service.running.events, 'publish')
+    const carolsEvents = () =>
+      publish.mock.calls.map(([event]) => event).filter((event) => event.loginName === 'carol')
+    const toSoftphone = await test.makeCall('alice', '1001', '1003')
+    expect(carolsEvents().map((event) => event.eventName)).toEqual(['OnCallCreated'])
+    await post('alice', `/calls/${toSoftphone}/dropme`)
+    publish.mockClear()
+    const toMobile = await test.makeCall('alice', '1001', '1103')
+    const [created, appeared] = carolsEvents()
+    expect(created?.eventName).toBe('OnCallCreated')
+    expect(appeared).toEqual({
+      eventName: 'OnCallAppeared',
+      loginName: 'carol',
+      callRef: toMobile,
+      callData: created?.['callData'],
+      legs: created?.['legs'],
+      participants: created?.['participants'],
+    })
+    expect(carolsEvents()).toHaveLength(2)
+  })
+
+  it('moving a call to a MOBILE device makes it appear there (OnCallAppeared with the new leg)', async () => {
+    const callRef = await test.makeCall('carol', '1003', '1002')
+    await test.answer('bob', callRef, '1002')
+    const publish = vi.spyOn(test.service.running.events, 'publish')
+    await post('carol', `/calls/${callRef}/deviceLegs/1003`, { deviceId: '1103' })
+    const names = publish.mock.calls
+      .map(([event]) => event)
+      .filter((event) => event.loginName === 'carol')
+      .map((event) => [
+        event.eventName,
+        (event['legs'] as { deviceId: string }[] | undefined)?.map((leg) => leg.deviceId),
+      ])
+    expect(names).toEqual([
+      ['OnCallModified', undefined],
+      ['OnCallAppeared', ['1103']],
+    ])
+  })
 })
