@@ -14,6 +14,7 @@ import {
 } from '@openness/wire'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { expectRestError, expectSchema } from '../../support/assertions.js'
+import { openSession } from '../../support/test-service.js'
 import { type Login, startTelephonyTest, T, type TelephonyTest } from './support.js'
 
 let test: TelephonyTest
@@ -102,6 +103,29 @@ describe('calls', () => {
     expect(own.calls[0]?.participants?.[0]?.participantId).toBe('1001')
     const admin = await test.send('admin', 'GET', `${T}/calls?loginName=bob`)
     expect(admin.json()).toEqual(own)
+  })
+
+  it("a supervised session acts as the supervised user: its calls, its devices, nobody else's", async () => {
+    const callRef = await answeredCall()
+    const cookie = await openSession(test.service.app, 'admin', {
+      applicationName: 'test',
+      supervisedAccount: { id: 'bob', type: 'LOGIN_NAME' },
+    })
+    const send = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+      test.service.app.inject({ method, url, headers: { cookie }, ...(payload && { payload }) })
+    const calls = (await send('GET', `${T}/calls?loginName=alice`)).json() as Calls
+    expect(calls.calls.map((call) => [call.callRef, call.legs?.[0]?.deviceId])).toEqual([
+      [callRef, '1002'],
+    ])
+    expect(
+      (await send('POST', `${T}/calls/${callRef}/hold`, { deviceId: '1002' })).statusCode,
+    ).toBe(204)
+    expect(legState(await callOf('bob', callRef))).toEqual(['HELD'])
+    expectRestError(
+      await send('POST', `${T}/calls`, { deviceId: '1001', callee: '1011' }),
+      403,
+      'NOT_ALLOWED',
+    )
   })
 
   it('POST /calls with associatedData (a STANDARD user): shown in CallData; the main device by default', async () => {
