@@ -5,24 +5,29 @@
 import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
-import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
+import { moveConnection, newConnection } from '../media-state-machine.js'
+import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { holdForConsultation } from './consultation.js'
+import { requireOwnDevice } from './feature-support.js'
 import {
   activeElsewhere,
-  connectCallers,
-  releaseCall,
+  clearCall,
+  hasUser,
   requireCall,
   requireConnection,
+  requireParty,
+  requireReachable,
 } from './guards.js'
-import { cancelPartyTimers, cancelRinging, ring } from './ringing.js'
+import { answerRinging, cancelPartyTimers, cancelRinging, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
 /**
- * Takes `leaving` out of the call. With two or more parties left, one of them a user, the call goes on
- * (cause `cause`, else PARTICIPANT_LEFT); otherwise the last party sees the call releasing, then removed,
- * both with `cause` (none for a hang-up: wire facts 6, remote hang-up; NOT_ANSWERED, BUSY, ...).
+ * Takes `leaving` out of the call (Clear Connection). With two or more parties left, one of them a user, the
+ * call goes on (cause `cause`, else PARTICIPANT_LEFT); otherwise the call is cleared: the last party sees it
+ * releasing, then removed, both with `cause` (none for a hang-up: wire facts 6, remote hang-up; NOT_ANSWERED,
+ * BUSY, ...).
  */
 export function leave(
   transaction: Transaction,
@@ -30,41 +35,25 @@ export function leave(
   leaving: readonly Connection[],
   cause?: CallCause,
 ): void {
-  call.connections = call.connections.filter((connection) => !leaving.includes(connection))
   for (const connection of leaving)
     cancelPartyTimers(transaction, call.callRef, connection.endpoint.number)
-  const users = call.connections.filter((connection) => connection.endpoint.loginName !== undefined)
-  if (call.connections.length >= 2 && users.length > 0) {
-    transaction.commit(cause ?? 'PARTICIPANT_LEFT')
+  const left = call.connections.filter((connection) => !leaving.includes(connection))
+  if (left.length < 2 || !hasUser(left)) {
+    clearCall(transaction, call, leaving, cause)
     return
   }
-  releaseCall(transaction, call, cause)
+  call.connections = left
+  transaction.commit(cause ?? 'PARTICIPANT_LEFT')
 }
 
 const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
-  const owner = context.directory.ownerOfDevice(command.deviceId)
-  if (owner === undefined) throw new PlatformError('NOT_FOUND', `No device '${command.deviceId}'`)
-  if (owner.loginName !== command.loginName)
-    throw new PlatformError(
-      'NOT_ALLOWED',
-      `Device ${command.deviceId} is not a device of '${command.loginName}'`,
-    )
-  const device = transaction.state.devices[command.deviceId]
-  if (device !== undefined && device.state !== 'IN_SERVICE')
-    throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is out of service`)
-  const callee = context.directory.resolve(command.callee)
-  if (callee === undefined)
-    throw new PlatformError('NOT_FOUND', `callee: '${command.callee}' reaches nobody`)
+  const caller = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
+  const callee = requireReachable(context.directory, command.callee, 'callee')
   if (callee.deviceId === command.deviceId)
     throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
   // A consultation call when the device has an active call: that call is held first (consultation.ts).
   const consultation = holdForConsultation(transaction, command.loginName, command.deviceId)
   const callRef = transaction.nextId()
-  const caller: Endpoint = {
-    number: command.deviceId,
-    deviceId: command.deviceId,
-    loginName: command.loginName,
-  }
   const call: CallRecord = {
     callRef,
     callUUID: `${callRef}-${transaction.now.toString(16)}`,
@@ -75,7 +64,7 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
   }
   transaction.addCall(call)
   if (command.autoAnswer || consultation) {
-    call.connections.push({ endpoint: caller, state: 'RINGING_OUTGOING' })
+    call.connections.push(newConnection(caller, 'RINGING_OUTGOING'))
     ring(transaction, call, callee, context)
   } else {
     // CSTA make call without auto answer: the calling device rings first (no ringing timeout); answering
@@ -101,45 +90,33 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
     connection.endpoint.deviceId ?? connection.endpoint.number,
   )
   if (call.pendingCallee !== undefined && call.connections.length === 1) {
-    connection.state = 'RINGING_OUTGOING'
+    moveConnection(call, connection, 'RINGING_OUTGOING')
     const callee = call.pendingCallee
     delete call.pendingCallee
     cancelRinging(transaction, call.callRef, connection.endpoint.number)
     ring(transaction, call, callee, context)
     return undefined
   }
-  connection.state = 'ACTIVE'
-  cancelRinging(transaction, call.callRef, connection.endpoint.number)
-  connectCallers(transaction.lookup(), call)
+  answerRinging(transaction, call, connection)
   return undefined
 }
 
 const release: Operation<Command<'release'>> = (transaction, command) => {
   const call = requireCall(transaction, command.callRef)
-  const own = call.connections.filter(
-    (connection) => connection.endpoint.loginName === command.loginName,
-  )
-  if (own.length === 0)
-    throw new PlatformError('NOT_FOUND', `'${command.loginName}' is not in call ${command.callRef}`)
-  call.connections = call.connections.filter((connection) => !own.includes(connection))
-  releaseCall(transaction, call)
+  clearCall(transaction, call, requireParty(call, command.loginName))
   return undefined
 }
 
 const dropMe: Operation<Command<'dropMe'>> = (transaction, command) => {
   const call = requireCall(transaction, command.callRef)
-  const own = call.connections.filter(
-    (connection) => connection.endpoint.loginName === command.loginName,
-  )
-  if (own.length === 0)
-    throw new PlatformError('NOT_FOUND', `'${command.loginName}' is not in call ${command.callRef}`)
-  leave(transaction, call, own)
+  leave(transaction, call, requireParty(call, command.loginName))
   return undefined
 }
 
 const hold: Operation<Command<'hold'>> = (transaction, command) => {
   const call = requireCall(transaction, command.callRef)
-  requireConnection(call, command.loginName, ['ACTIVE'], command.deviceId).state = 'HELD'
+  const connection = requireConnection(call, command.loginName, ['ACTIVE'], command.deviceId)
+  moveConnection(call, connection, 'HELD')
   return undefined
 }
 
@@ -152,7 +129,7 @@ const retrieve: Operation<Command<'retrieve'>> = (transaction, command) => {
       'NOT_EXPECTED',
       'Another call is active on this device: hold it first, or alternate',
     )
-  connection.state = 'ACTIVE'
+  moveConnection(call, connection, 'ACTIVE')
   return undefined
 }
 

@@ -10,7 +10,7 @@ import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { Endpoint, EngineCommand, StoredCallback, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { requireFeature } from './feature-support.js'
-import { releaseCall, requireCall, requireConnection } from './guards.js'
+import { clearCall, requireCall, requireConnection, requireReachable } from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -55,10 +55,8 @@ const callbackRequest: Operation<Command<'callbackRequest'>> = (transaction, com
   if (calleeLogin === undefined)
     throw new PlatformError('NOT_EXPECTED', 'Only a user of the platform can be asked to call back')
   requireFeature(context, command.loginName, 'callBack')
-  const endpoint = requester.endpoint
-  call.connections = call.connections.filter((connection) => connection !== requester)
-  releaseCall(transaction, call, 'CALL_BACK')
-  addCallback(transaction, calleeLogin, endpoint, context.directory)
+  clearCall(transaction, call, [requester], 'CALL_BACK')
+  addCallback(transaction, calleeLogin, requester.endpoint, context.directory)
   return undefined
 }
 
@@ -82,9 +80,7 @@ const outgoingCallback: Operation<Command<'outgoingCallback'>> = (
   command,
   context,
 ) => {
-  const callee = context.directory.resolve(command.callee)
-  if (callee === undefined)
-    throw new PlatformError('NOT_FOUND', `callee: '${command.callee}' reaches nobody`)
+  const callee = requireReachable(context.directory, command.callee, 'callee')
   if (callee.loginName === undefined)
     throw new PlatformError('BAD_PARAMETER', 'callee: only a user of the platform can call back')
   if (callee.loginName === command.loginName)

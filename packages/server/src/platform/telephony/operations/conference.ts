@@ -9,39 +9,26 @@ import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
 import { lookupOf } from '../call-index.js'
 import { callView, isUsers } from '../call-view.js'
+import { moveConnection } from '../media-state-machine.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import { callOf, type EngineCommand, type TelephonyState } from '../telephony-state.js'
 import { leave } from './basic.js'
-import { requireConnection } from './guards.js'
+import { peekCall, requireCall, requireConnection, requireReachable } from './guards.js'
 import { ring } from './ringing.js'
-import { joinCalls, peekCall, survivorOf, touch } from './transfer.js'
+import { joinCalls, requireCallPair } from './transfer.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
 const merge: Operation<Command<'merge'>> = (transaction, command, context) => {
-  if (command.callRef === command.heldCallRef)
-    throw new PlatformError('BAD_PARAMETER', 'heldCallRef: the held call must be another call')
-  const active = peekCall(transaction, command.callRef)
-  const held = peekCall(transaction, command.heldCallRef)
-  const activeConnection = requireConnection(active, command.loginName, ['ACTIVE'])
-  const deviceId = activeConnection.endpoint.deviceId
-  requireConnection(held, command.loginName, ['HELD'], deviceId)
-  if (
-    active.connections.every((c) => isUsers(c, command.loginName)) ||
-    held.connections.every((c) => isUsers(c, command.loginName))
-  )
-    throw new PlatformError('NOT_EXPECTED', 'Both calls need another party to merge')
-  const [survivor, absorbed] = survivorOf(active, held)
-  touch(transaction, active)
-  touch(transaction, held)
-  joinCalls(transaction, context, survivor, absorbed, command.loginName, 'CONFERENCED', (call) => {
+  const pair = requireCallPair(transaction, command, ['ACTIVE'], 'merge')
+  joinCalls(transaction, context, pair, command.loginName, 'CONFERENCED', (call) => {
     for (const connection of call.connections)
       if (
         isUsers(connection, command.loginName) &&
-        connection.endpoint.deviceId === deviceId &&
+        connection.endpoint.deviceId === pair.deviceId &&
         connection.state === 'HELD'
       )
-        connection.state = 'ACTIVE'
+        moveConnection(call, connection, 'ACTIVE')
   })
   return undefined
 }
@@ -55,12 +42,10 @@ const addParticipant: Operation<Command<'addParticipant'>> = (transaction, comma
       : context.directory.ownerOfDevice(own.endpoint.deviceId)
   if (person?.multimedia !== true)
     throw new PlatformError('NOT_ALLOWED', 'Only MULTIMEDIA users may add participants to a call')
-  const target = context.directory.resolve(command.callee)
-  if (target === undefined)
-    throw new PlatformError('NOT_FOUND', `callee: '${command.callee}' reaches nobody`)
+  const target = requireReachable(context.directory, command.callee, 'callee')
   if (call.connections.some((c) => c.endpoint.number === target.number))
     throw new PlatformError('BAD_PARAMETER', `callee: ${target.number} is already in the call`)
-  ring(transaction, touch(transaction, call).call, target, context)
+  ring(transaction, requireCall(transaction, call.callRef), target, context)
   return undefined
 }
 
@@ -76,7 +61,7 @@ const dropParticipant: Operation<Command<'dropParticipant'>> = (transaction, com
       `No participant '${command.participantId}' in call ${command.callRef}`,
     )
   const indexes = dropped.map((c) => call.connections.indexOf(c))
-  const copy = touch(transaction, call).call
+  const copy = requireCall(transaction, call.callRef)
   leave(
     transaction,
     copy,

@@ -5,8 +5,10 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { CallLookup } from '../call-index.js'
+import { moveConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { touchConnection } from './guards.js'
 
 /** The user's connections on `deviceId` among `calls`, in every call except `exceptCallRef`. */
 export function connectionsOnDevice(
@@ -50,9 +52,7 @@ export function holdForConsultation(
       'NOT_EXPECTED',
       `Device ${deviceId} already has an active and a held call: transfer, merge or alternate first`,
     )
-  const index = first.call.connections.indexOf(first.connection)
-  const call = transaction.call(first.call.callRef)
-  const connection = call?.connections[index]
-  if (connection !== undefined) connection.state = 'HELD'
+  const { call, connection } = touchConnection(transaction, first.call, first.connection)
+  moveConnection(call, connection, 'HELD')
   return true
 }

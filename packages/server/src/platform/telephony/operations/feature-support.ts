@@ -4,6 +4,7 @@ import type { EngineContext } from '../call-engine.js'
 import type { CallFeatures } from '../telephony-directory.js'
 import type { CallRecord, DeviceRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { hasUser } from './guards.js'
 
 /** NOT_ALLOWED unless the directory offers the feature to the user. */
 export function requireFeature(
@@ -23,6 +24,14 @@ export function requireVoicemail(context: EngineContext, loginName: string): End
   return { number, service: 'VOICEMAIL' }
 }
 
+/** NOT_FOUND when the directory does not know the device, NOT_ALLOWED when it is another user's. */
+export function requireDeviceOf(context: EngineContext, loginName: string, deviceId: string): void {
+  const owner = context.directory.ownerOfDevice(deviceId)
+  if (owner === undefined) throw new PlatformError('NOT_FOUND', `No device '${deviceId}'`)
+  if (owner.loginName !== loginName)
+    throw new PlatformError('NOT_ALLOWED', `Device ${deviceId} is not a device of '${loginName}'`)
+}
+
 /** The user's device, in service: NOT_FOUND unknown, NOT_ALLOWED another user's, NOT_EXPECTED out of service. */
 export function requireOwnDevice(
   transaction: Transaction,
@@ -30,10 +39,7 @@ export function requireOwnDevice(
   loginName: string,
   deviceId: string,
 ): Endpoint {
-  const owner = context.directory.ownerOfDevice(deviceId)
-  if (owner === undefined) throw new PlatformError('NOT_FOUND', `No device '${deviceId}'`)
-  if (owner.loginName !== loginName)
-    throw new PlatformError('NOT_ALLOWED', `Device ${deviceId} is not a device of '${loginName}'`)
+  requireDeviceOf(context, loginName, deviceId)
   const device = transaction.state.devices[deviceId]
   if (device !== undefined && device.state !== 'IN_SERVICE')
     throw new PlatformError('NOT_EXPECTED', `Device ${deviceId} is out of service`)
@@ -45,8 +51,7 @@ export function requireOwnDevice(
  * with the voice mail): it is removed at once. Returns true when it was.
  */
 export function forgetIfNoUser(transaction: Transaction, call: CallRecord): boolean {
-  if (call.connections.some((connection) => connection.endpoint.loginName !== undefined))
-    return false
+  if (hasUser(call.connections)) return false
   transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
   transaction.removeCall(call.callRef)
   transaction.commit()

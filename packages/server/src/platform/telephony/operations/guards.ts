@@ -2,7 +2,9 @@
 import type { CallCause, MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { CallLookup } from '../call-index.js'
-import type { CallRecord, Connection } from '../telephony-state.js'
+import { moveConnection } from '../media-state-machine.js'
+import type { TelephonyDirectory } from '../telephony-directory.js'
+import { type CallRecord, type Connection, callOf, type Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 
 /** The call, copied for change; NOT_FOUND when unknown. */
@@ -10,6 +12,54 @@ export function requireCall(transaction: Transaction, callRef: string): CallReco
   const call = transaction.call(callRef)
   if (call === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
   return call
+}
+
+/** The call as it is, not copied (for checks before any change); NOT_FOUND when unknown. */
+export function peekCall(transaction: Transaction, callRef: string): CallRecord {
+  const call = callOf(transaction.state, callRef)
+  if (call === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
+  return call
+}
+
+/**
+ * The copy for change of `connection`, a connection of `call` as it was looked at (copied or not), with the
+ * copied call; NOT_FOUND when the call is gone.
+ */
+export function touchConnection(
+  transaction: Transaction,
+  call: CallRecord,
+  connection: Connection,
+): { call: CallRecord; connection: Connection } {
+  const index = call.connections.indexOf(connection)
+  const copy = requireCall(transaction, call.callRef)
+  const copied = copy.connections[index]
+  if (copied === undefined) throw new Error(`The connection is not in call ${call.callRef}`)
+  return { call: copy, connection: copied }
+}
+
+/** What `dialed` reaches; NOT_FOUND, naming the body's `field`, when it reaches nobody. */
+export function requireReachable(
+  directory: TelephonyDirectory,
+  dialed: string,
+  field: string,
+): Endpoint {
+  const endpoint = directory.resolve(dialed)
+  if (endpoint === undefined)
+    throw new PlatformError('NOT_FOUND', `${field}: '${dialed}' reaches nobody`)
+  return endpoint
+}
+
+/** Every connection of the user in the call (on all its devices); NOT_FOUND when it has none. */
+export function requireParty(call: CallRecord, loginName: string): Connection[] {
+  const own = call.connections.filter((connection) => connection.endpoint.loginName === loginName)
+  if (own.length === 0)
+    throw new PlatformError('NOT_FOUND', `'${loginName}' is not in call ${call.callRef}`)
+  return own
+}
+
+/** True when a directory user (the owner of a device) is among the connections. */
+export function hasUser(connections: readonly Connection[]): boolean {
+  return connections.some((connection) => connection.endpoint.loginName !== undefined)
 }
 
 /** The user's connection in the call (on `deviceId` when given), in one of `states`. */
@@ -59,13 +109,14 @@ export function activeElsewhere(
     )
 }
 
-/** True when the connection's device is ACTIVE in a call other than `callRef`. */
-export function talksElsewhere(
-  calls: CallLookup,
+/** NOT_EXPECTED when the device is ACTIVE in a call other than `callRef` (it talks in one call at a time). */
+export function requireNotActiveElsewhere(
+  transaction: Transaction,
+  deviceId: string,
   callRef: string,
-  connection: Connection,
-): boolean {
-  return activeElsewhere(calls, connection.endpoint.deviceId, callRef)
+): void {
+  if (activeElsewhere(transaction.lookup(), deviceId, callRef))
+    throw new PlatformError('NOT_EXPECTED', `Device ${deviceId} is in another active call`)
 }
 
 /**
@@ -75,14 +126,35 @@ export function talksElsewhere(
 export function connectCallers(calls: CallLookup, call: CallRecord): void {
   for (const connection of call.connections)
     if (connection.state === 'RINGING_OUTGOING')
-      connection.state = talksElsewhere(calls, call.callRef, connection) ? 'HELD' : 'ACTIVE'
+      moveConnection(
+        call,
+        connection,
+        activeElsewhere(calls, connection.endpoint.deviceId, call.callRef) ? 'HELD' : 'ACTIVE',
+      )
 }
 
-/** Releases the whole call: every party RELEASING, then the call removed, both steps with `cause`. */
+/**
+ * Releases the whole call: every party left RELEASING (the Connection Cleared its last party sees, wire facts
+ * 6), then the call removed, both steps with `cause`.
+ */
 export function releaseCall(transaction: Transaction, call: CallRecord, cause?: CallCause): void {
-  for (const connection of call.connections) connection.state = 'RELEASING'
+  for (const connection of call.connections) moveConnection(call, connection, 'RELEASING')
   transaction.commit(cause)
   transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
   transaction.removeCall(call.callRef)
   transaction.commit(cause)
+}
+
+/**
+ * Clear Call by `leaving`: those connections leave the call (no RELEASING for them), and the call is released
+ * for every other party (releaseCall).
+ */
+export function clearCall(
+  transaction: Transaction,
+  call: CallRecord,
+  leaving: readonly Connection[],
+  cause?: CallCause,
+): void {
+  call.connections = call.connections.filter((connection) => !leaving.includes(connection))
+  releaseCall(transaction, call, cause)
 }

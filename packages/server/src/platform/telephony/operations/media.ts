@@ -11,8 +11,19 @@ import { callView } from '../call-view.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { CallRecord, EngineCommand, TelephonyState } from '../telephony-state.js'
 import { userState } from '../transaction.js'
-import { changeDevice, deviceState, requireFeature, requireOwnDevice } from './feature-support.js'
-import { activeElsewhere, requireCall, requireConnection } from './guards.js'
+import {
+  changeDevice,
+  deviceState,
+  requireDeviceOf,
+  requireFeature,
+  requireOwnDevice,
+} from './feature-support.js'
+import {
+  activeElsewhere,
+  requireCall,
+  requireConnection,
+  requireNotActiveElsewhere,
+} from './guards.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -81,25 +92,15 @@ const moveLeg: Operation<Command<'moveLeg'>> = (transaction, command, context) =
   const target = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))
     throw new PlatformError('BAD_PARAMETER', `deviceId: device ${command.deviceId} is in the call`)
-  if (
-    leg.state === 'ACTIVE' &&
-    activeElsewhere(transaction.lookup(), command.deviceId, call.callRef)
-  )
-    throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is in another active call`)
+  if (leg.state === 'ACTIVE') requireNotActiveElsewhere(transaction, command.deviceId, call.callRef)
   leg.endpoint = target
   return undefined
 }
 
 const mute: Operation<Command<'mute'>> = (transaction, command, context) => {
-  const owner = context.directory.ownerOfDevice(command.deviceId)
   const device = transaction.state.devices[command.deviceId]
-  if (owner === undefined || device === undefined)
-    throw new PlatformError('NOT_FOUND', `No device '${command.deviceId}'`)
-  if (owner.loginName !== command.loginName)
-    throw new PlatformError(
-      'NOT_ALLOWED',
-      `Device ${command.deviceId} is not a device of '${command.loginName}'`,
-    )
+  if (device === undefined) throw new PlatformError('NOT_FOUND', `No device '${command.deviceId}'`)
+  requireDeviceOf(context, command.loginName, command.deviceId)
   const inActiveCall = activeElsewhere(transaction.lookup(), command.deviceId)
   const possible =
     device.mutable && device.state === 'IN_SERVICE' && (!command.mute || inActiveCall)

@@ -6,9 +6,10 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../call-engine.js'
+import { newConnection } from '../media-state-machine.js'
 import type { EngineCommand } from '../telephony-state.js'
 import { requireFeature, requireOwnDevice } from './feature-support.js'
-import { activeElsewhere, requireCall, requireConnection } from './guards.js'
+import { requireCall, requireConnection, requireNotActiveElsewhere } from './guards.js'
 import { ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -40,10 +41,7 @@ const park: Operation<Command<'park'>> = (transaction, command, context) => {
   if (others.some((connection) => connection.endpoint.number === onDeviceId))
     throw new PlatformError('BAD_PARAMETER', `parkTo: ${onDeviceId} is in the call`)
   requireFeature(context, command.loginName, 'park')
-  call.connections = [
-    ...others,
-    { endpoint: { number: onDeviceId, service: 'PARK' }, state: 'HELD' },
-  ]
+  call.connections = [...others, newConnection({ number: onDeviceId, service: 'PARK' }, 'HELD')]
   call.parked = { loginName: command.loginName, fromDeviceId, onDeviceId }
   transaction.schedule(context.settings.parkTimeoutMs ?? DEFAULT_PARK_TIMEOUT_MS, {
     type: 'parkTimeout',
@@ -64,11 +62,10 @@ const unpark: Operation<Command<'unpark'>> = (transaction, command, context) => 
       'NOT_ALLOWED',
       `Call ${command.heldCallRef} is not parked on device ${command.deviceId}`,
     )
-  if (activeElsewhere(transaction.lookup(), command.deviceId, call.callRef))
-    throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is in another active call`)
+  requireNotActiveElsewhere(transaction, command.deviceId, call.callRef)
   call.connections = [
     ...call.connections.filter((connection) => connection.endpoint.service !== 'PARK'),
-    { endpoint: device, state: 'ACTIVE' },
+    newConnection(device, 'ACTIVE'),
   ]
   delete call.parked
   transaction.cancelTimers(
@@ -84,17 +81,14 @@ const parkTimeout: Operation<Command<'parkTimeout'>> = (transaction, command, co
   if (call === undefined || slot === undefined) return undefined
   call.connections = call.connections.filter((connection) => connection.endpoint.service !== 'PARK')
   delete call.parked
-  // The parking device may be in the call again (the parked party called it meanwhile): no second leg.
-  if (call.connections.some((connection) => connection.endpoint.number === slot.fromDeviceId)) {
-    transaction.commit('RECALL')
-    return undefined
+  const parkedFrom = {
+    number: slot.fromDeviceId,
+    deviceId: slot.fromDeviceId,
+    loginName: slot.loginName,
   }
-  ring(
-    transaction,
-    call,
-    { number: slot.fromDeviceId, deviceId: slot.fromDeviceId, loginName: slot.loginName },
-    context,
-  )
+  // The parking device may be in the call again (the parked party called it meanwhile): no second leg.
+  if (!call.connections.some((connection) => connection.endpoint.number === parkedFrom.number))
+    ring(transaction, call, parkedFrom, context)
   transaction.commit('RECALL')
   return undefined
 }

@@ -5,6 +5,7 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
+import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import {
@@ -13,15 +14,21 @@ import {
   requireOwnDevice,
   requireVoicemail,
 } from './feature-support.js'
-import { activeElsewhere, connectCallers, requireCall, requireConnection } from './guards.js'
-import { cancelRinging, ring } from './ringing.js'
+import {
+  connectCallers,
+  requireCall,
+  requireConnection,
+  requireNotActiveElsewhere,
+  requireReachable,
+} from './guards.js'
+import { ring, stopRinging } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
 /** The voice mail answers at once: the callers' ringing sides become ACTIVE. */
 function voicemailAnswers(transaction: Transaction, call: CallRecord): void {
   for (const connection of call.connections)
-    if (connection.endpoint.service === 'VOICEMAIL') connection.state = 'ACTIVE'
+    if (connection.endpoint.service === 'VOICEMAIL') moveConnection(call, connection, 'ACTIVE')
   connectCallers(transaction.lookup(), call)
   transaction.commit()
 }
@@ -38,17 +45,16 @@ function divert(
   cause: 'REDIRECTED' | 'OVERFLOWN',
   context: EngineContext,
 ): void {
-  call.connections = call.connections.filter((connection) => connection !== ringing)
-  cancelRinging(transaction, call.callRef, ringing.endpoint.number)
+  stopRinging(transaction, call, ringing)
   call.lastRedirecting = ringing.endpoint
   const from = transaction.events.length
-  if (destination.service === 'VOICEMAIL')
-    call.connections.push({ endpoint: destination, state: 'RINGING_INCOMING' })
-  else ring(transaction, call, destination, context)
+  const voicemail = destination.service === 'VOICEMAIL'
+  // The voice mail answers at once (below): it rings with no ringing timeout.
+  ring(transaction, call, destination, context, { ringingTimeout: !voicemail })
   transaction.commit(cause)
   addNewDestination(transaction, from, call.callRef, destination.number)
   if (forgetIfNoUser(transaction, call)) return
-  if (destination.service === 'VOICEMAIL') voicemailAnswers(transaction, call)
+  if (voicemail) voicemailAnswers(transaction, call)
 }
 
 const redirect: Operation<Command<'redirect'>> = (transaction, command, context) => {
@@ -63,9 +69,7 @@ const redirect: Operation<Command<'redirect'>> = (transaction, command, context)
   if (command.redirectTo === 'VOICEMAIL' || command.redirectTo === 'DVA')
     destination = requireVoicemail(context, command.loginName)
   else {
-    const resolved = context.directory.resolve(command.redirectTo)
-    if (resolved === undefined)
-      throw new PlatformError('NOT_FOUND', `redirectTo: '${command.redirectTo}' reaches nobody`)
+    const resolved = requireReachable(context.directory, command.redirectTo, 'redirectTo')
     if (call.connections.some((connection) => connection.endpoint.number === resolved.number))
       throw new PlatformError('BAD_PARAMETER', `redirectTo: '${command.redirectTo}' is in the call`)
     destination = resolved
@@ -111,12 +115,10 @@ const pickup: Operation<Command<'pickup'>> = (transaction, command, context) => 
     throw new PlatformError('NOT_EXPECTED', `${command.otherPhoneNumber} is not ringing`)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))
     throw new PlatformError('BAD_PARAMETER', `deviceId: ${command.deviceId} is in the call`)
-  if (command.autoAnswer && activeElsewhere(transaction.lookup(), command.deviceId, call.callRef))
-    throw new PlatformError('NOT_EXPECTED', `Device ${command.deviceId} is in another active call`)
-  call.connections = call.connections.filter((connection) => connection !== target)
-  cancelRinging(transaction, call.callRef, target.endpoint.number)
+  if (command.autoAnswer) requireNotActiveElsewhere(transaction, command.deviceId, call.callRef)
+  stopRinging(transaction, call, target)
   if (command.autoAnswer) {
-    call.connections.push({ endpoint: picker, state: 'ACTIVE' })
+    call.connections.push(newConnection(picker, 'ACTIVE'))
     connectCallers(transaction.lookup(), call)
   } else ring(transaction, call, picker, context)
   transaction.commit('PICKED_UP')

@@ -3,10 +3,13 @@
  * simulated devices"): the connection is added RINGING_INCOMING with the ringing timeout, and what the party
  * will do by itself is scheduled: a simulated device with `autoAnswer` answers after a short delay; an
  * outside number follows its rule in the directory (answers after a delay, is busy, rejects, never answers).
+ * And how the ringing ends before its timeout: the party answers, or is taken out (redirected, picked up).
  */
 import type { EngineContext } from '../call-engine.js'
-import type { CallRecord, Endpoint, EngineCommand } from '../telephony-state.js'
+import { moveConnection, newConnection } from '../media-state-machine.js'
+import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { connectCallers } from './guards.js'
 
 /** How long a device with autoAnswer rings before it answers, unless the settings say otherwise. */
 export const DEFAULT_AUTO_ANSWER_DELAY_MS = 1_000
@@ -31,7 +34,7 @@ export function ring(
   context: EngineContext,
   options: { ringingTimeout?: boolean } = {},
 ): void {
-  call.connections.push({ endpoint, state: 'RINGING_INCOMING' })
+  call.connections.push(newConnection(endpoint, 'RINGING_INCOMING'))
   const { callRef } = call
   const { number } = endpoint
   if (options.ringingTimeout !== false)
@@ -100,4 +103,25 @@ export function cancelPartyTimers(transaction: Transaction, callRef: string, num
         command.callRef === callRef &&
         command.number === number),
   )
+}
+
+/** The ringing `connection` answers: ACTIVE, its ringing timers cancelled, and the calling sides connect. */
+export function answerRinging(
+  transaction: Transaction,
+  call: CallRecord,
+  connection: Connection,
+): void {
+  moveConnection(call, connection, 'ACTIVE')
+  cancelRinging(transaction, call.callRef, connection.endpoint.number)
+  connectCallers(transaction.lookup(), call)
+}
+
+/** The ringing `connection` leaves the call without answering (redirected, picked up): its timers go too. */
+export function stopRinging(
+  transaction: Transaction,
+  call: CallRecord,
+  connection: Connection,
+): void {
+  call.connections = call.connections.filter((other) => other !== connection)
+  cancelRinging(transaction, call.callRef, connection.endpoint.number)
 }

@@ -10,6 +10,7 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
+import { newConnection } from '../media-state-machine.js'
 import {
   allCalls,
   type CallRecord,
@@ -21,18 +22,18 @@ import {
 import type { Transaction } from '../transaction.js'
 import { basicOperations, leave } from './basic.js'
 import { changeDevice } from './feature-support.js'
-import { connectCallers } from './guards.js'
-import { cancelRinging, isOutside, REJECT_CAUSE, ring } from './ringing.js'
+import { touchConnection } from './guards.js'
+import { answerRinging, isOutside, REJECT_CAUSE, ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
 /** What an outside party's number may be: digits, optionally after a `+`. */
 const OUTSIDE_NUMBER = /^\+?[0-9]+$/
 
-/** A matching connection: its call (not copied) and its index there. */
+/** A matching connection and its call (neither copied). */
 interface Found {
   call: CallRecord
-  index: number
+  connection: Connection
 }
 
 /**
@@ -54,12 +55,10 @@ function find(
       : [callOf(transaction.state, callRef)].filter((call) => call !== undefined)
   const inCalls: Found[] = []
   for (const call of calls)
-    call.connections.forEach((connection, index) => {
-      if (match(connection.endpoint)) inCalls.push({ call, index })
-    })
+    for (const connection of call.connections)
+      if (match(connection.endpoint)) inCalls.push({ call, connection })
   const found = inCalls.filter(
-    ({ call, index }) =>
-      states === undefined || states.includes(call.connections[index]?.state ?? 'UNKNOWN'),
+    ({ connection }) => states === undefined || states.includes(connection.state),
   )
   if (callRef === undefined && found.length === 0) {
     const { party, wanted, known } = describe()
@@ -70,20 +69,30 @@ function find(
   return found
 }
 
-/** The copy for change of a found connection, with its call. */
-function touch(
+/** The first connection that `match` and rings (RINGING_INCOMING), in `callRef` or else in any call. */
+function firstRinging(
   transaction: Transaction,
-  found: Found,
-): { call: CallRecord; connection: Connection } {
-  const call = transaction.call(found.call.callRef)
-  const connection = call?.connections[found.index]
-  if (call === undefined || connection === undefined)
-    throw new PlatformError('NOT_FOUND', `No call '${found.call.callRef}'`)
-  return { call, connection }
+  match: (endpoint: Endpoint) => boolean,
+  callRef: string | undefined,
+  party: string,
+  known = false,
+): Found | undefined {
+  const describe = () => ({ party, wanted: 'is not ringing', known })
+  return find(transaction, match, callRef, ['RINGING_INCOMING'], describe)[0]
 }
 
 const outside = (number: string) => (endpoint: Endpoint) =>
   isOutside(endpoint) && endpoint.number === number
+
+/** The copy for change of the outside party's first ringing connection (in `callRef`, or in any call). */
+function ringingOutside(
+  transaction: Transaction,
+  number: string,
+  callRef: string | undefined,
+): { call: CallRecord; connection: Connection } | undefined {
+  const first = firstRinging(transaction, outside(number), callRef, `Outside party ${number}`)
+  return first && touchConnection(transaction, first.call, first.connection)
+}
 const onDevice = (deviceId: string) => (endpoint: Endpoint) => endpoint.deviceId === deviceId
 
 /** The device's record; NOT_FOUND when the engine does not know it. */
@@ -130,7 +139,7 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
   const call: CallRecord = {
     callRef,
     callUUID: `${callRef}-${transaction.now.toString(16)}`,
-    connections: [{ endpoint: { number: command.from }, state: 'RINGING_OUTGOING' }],
+    connections: [newConnection({ number: command.from }, 'RINGING_OUTGOING')],
     initialCalled: { number: command.to },
     createdAt: transaction.now,
   }
@@ -145,18 +154,10 @@ const outsidePartyAnswers: Operation<Command<'outsidePartyAnswers'>> = (
   command,
   context,
 ) => {
-  const [first] = find(
-    transaction,
-    outside(command.number),
-    command.callRef,
-    ['RINGING_INCOMING'],
-    () => ({ party: `Outside party ${command.number}`, wanted: 'is not ringing' }),
-  )
-  if (first === undefined) return undefined
-  const { call, connection } = touch(transaction, first)
-  connection.state = 'ACTIVE'
-  cancelRinging(transaction, call.callRef, command.number)
-  connectCallers(transaction.lookup(), call)
+  const ringing = ringingOutside(transaction, command.number, command.callRef)
+  if (ringing === undefined) return undefined
+  const { call, connection } = ringing
+  answerRinging(transaction, call, connection)
   const hangUpAfterMs = context.directory.outsideBehaviour?.(command.number)?.hangUpAfterMs
   if (hangUpAfterMs !== undefined)
     transaction.schedule(hangUpAfterMs, {
@@ -172,15 +173,9 @@ const outsidePartyRejects: Operation<Command<'outsidePartyRejects'>> = (transact
   const cause = command.cause ?? REJECT_CAUSE
   if (cause !== 'BUSY' && cause !== REJECT_CAUSE)
     throw new PlatformError('BAD_PARAMETER', `cause: must be BUSY or ${REJECT_CAUSE}`)
-  const [first] = find(
-    transaction,
-    outside(command.number),
-    command.callRef,
-    ['RINGING_INCOMING'],
-    () => ({ party: `Outside party ${command.number}`, wanted: 'is not ringing' }),
-  )
-  if (first === undefined) return undefined
-  const { call, connection } = touch(transaction, first)
+  const ringing = ringingOutside(transaction, command.number, command.callRef)
+  if (ringing === undefined) return undefined
+  const { call, connection } = ringing
   leave(transaction, call, [connection], cause)
   return undefined
 }
@@ -192,7 +187,7 @@ const outsidePartyHangsUp: Operation<Command<'outsidePartyHangsUp'>> = (transact
     wanted: '',
   }))
   for (const each of found) {
-    const { call, connection } = touch(transaction, each)
+    const { call, connection } = touchConnection(transaction, each.call, each.connection)
     leave(transaction, call, [connection])
   }
   return undefined
@@ -201,12 +196,12 @@ const outsidePartyHangsUp: Operation<Command<'outsidePartyHangsUp'>> = (transact
 /** A simulated device answers what rings on it (the first such call without `callRef`), as its user would. */
 const deviceAnswers: Operation<Command<'deviceAnswers'>> = (transaction, command, context) => {
   const device = requireDevice(transaction, command.deviceId)
-  const [first] = find(
+  const first = firstRinging(
     transaction,
     onDevice(command.deviceId),
     command.callRef,
-    ['RINGING_INCOMING'],
-    () => ({ party: `Device ${command.deviceId}`, wanted: 'is not ringing', known: true }),
+    `Device ${command.deviceId}`,
+    true,
   )
   if (first === undefined) return undefined
   return basicOperations.answer(

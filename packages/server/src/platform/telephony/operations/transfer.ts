@@ -3,37 +3,27 @@
  * share (CSTA semantics where the specification is silent; docs/call-model.md, "Consultation, transfer and
  * conference"). The consultation call itself is a make call (consultation.ts).
  */
-import type { Call, CallCause } from '@openness/wire'
+import type { Call, CallCause, MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
 import { callEvent } from '../call-events.js'
 import { callView, isUsers } from '../call-view.js'
-import { type CallRecord, type Connection, callOf, type EngineCommand } from '../telephony-state.js'
+import { moveConnection, newConnection } from '../media-state-machine.js'
+import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { connectionsOnDevice } from './consultation.js'
-import { requireConnection } from './guards.js'
+import { addNewDestination } from './feature-support.js'
+import {
+  hasUser,
+  peekCall,
+  requireCall,
+  requireConnection,
+  requireReachable,
+  touchConnection,
+} from './guards.js'
 import { ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
-
-/** The call as it is, not copied (for checks before any change); NOT_FOUND when unknown. */
-export function peekCall(transaction: Transaction, callRef: string): CallRecord {
-  const call = callOf(transaction.state, callRef)
-  if (call === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
-  return call
-}
-
-/** The call copied for change, with the copy of `connection` (a connection of the uncopied call). */
-export function touch(
-  transaction: Transaction,
-  call: CallRecord,
-  connection?: Connection,
-): { call: CallRecord; connection: Connection | undefined } {
-  const index = connection === undefined ? -1 : call.connections.indexOf(connection)
-  const copy = transaction.call(call.callRef)
-  if (copy === undefined) throw new PlatformError('NOT_FOUND', `No call '${call.callRef}'`)
-  return { call: copy, connection: index < 0 ? undefined : copy.connections[index] }
-}
 
 /** The login names of the directory users among the connections. */
 function usersAmong(connections: readonly Connection[]): Set<string> {
@@ -43,28 +33,64 @@ function usersAmong(connections: readonly Connection[]): Set<string> {
   return users
 }
 
+/** The two calls of a transfer or merge (uncopied, as checked), and the parties other than the user in them. */
+export interface CallPair {
+  active: CallRecord
+  held: CallRecord
+  /** The device the user has both calls on. */
+  deviceId: string | undefined
+  others: Connection[]
+}
+
+/**
+ * The calls of a transfer or merge, checked before any change: two calls (BAD_PARAMETER), the user in one of
+ * `activeStates` in the active call (NOT_FOUND / NOT_EXPECTED) and HELD on the same device in the held call,
+ * another party in each (NOT_EXPECTED).
+ */
+export function requireCallPair(
+  transaction: Transaction,
+  command: { loginName: string; callRef: string; heldCallRef: string },
+  activeStates: readonly MediaState[],
+  action: 'transfer' | 'merge',
+): CallPair {
+  if (command.callRef === command.heldCallRef)
+    throw new PlatformError('BAD_PARAMETER', 'heldCallRef: the held call must be another call')
+  const active = peekCall(transaction, command.callRef)
+  const held = peekCall(transaction, command.heldCallRef)
+  const { deviceId } = requireConnection(active, command.loginName, activeStates).endpoint
+  requireConnection(held, command.loginName, ['HELD'], deviceId)
+  const activeOthers = active.connections.filter((c) => !isUsers(c, command.loginName))
+  const heldOthers = held.connections.filter((c) => !isUsers(c, command.loginName))
+  if (activeOthers.length === 0 || heldOthers.length === 0)
+    throw new PlatformError('NOT_EXPECTED', `Both calls need another party to ${action}`)
+  return { active, held, deviceId, others: [...activeOthers, ...heldOthers] }
+}
+
 /** The call that survives a transfer or merge: the one with more parties, the held (first) call on a tie. */
-export function survivorOf(active: CallRecord, held: CallRecord): [CallRecord, CallRecord] {
+function survivorOf(active: CallRecord, held: CallRecord): [CallRecord, CallRecord] {
   return active.connections.length > held.connections.length ? [active, held] : [held, active]
 }
 
 /**
- * Joins `absorbed` into `survivor` (both uncopied, as checked): the connections of `absorbed` except the
- * user's move into `survivor`, `absorbed` is removed, its timers follow the survivor. Then commits with
- * `cause`; every user whose call was absorbed and who was not already in the survivor receives, instead of
- * OnCallRemoved + OnCallCreated, one OnCallModified on the survivor with `previousCallRef` (wire facts 6:
- * "callRef replaces previousCallRef; no OnCallRemoved for the old one"), its deltas taken from the call it
- * was in. Answers the copied survivor, for the caller to set states before the commit (`prepare`).
+ * Joins the calls of `pair` (uncopied, as checked) into the survivor (`survivorOf`): the connections of the
+ * absorbed call except the user's move into the survivor, the absorbed call is removed, its timers follow the
+ * survivor. Both calls are copied first, the command's (active) call first, for the order of the events. Then
+ * commits with `cause`; every user whose call was absorbed and who was not already in the survivor receives,
+ * instead of OnCallRemoved + OnCallCreated, one OnCallModified on the survivor with `previousCallRef` (wire
+ * facts 6: "callRef replaces previousCallRef; no OnCallRemoved for the old one"), its deltas taken from the
+ * call it was in. `prepare` sets states in the copied survivor before the commit.
  */
 export function joinCalls(
   transaction: Transaction,
   context: EngineContext,
-  survivor: CallRecord,
-  absorbed: CallRecord,
+  pair: CallPair,
   loginName: string,
   cause: CallCause,
   prepare: (survivor: CallRecord) => void,
-): CallRecord {
+): void {
+  const [survivor, absorbed] = survivorOf(pair.active, pair.held)
+  requireCall(transaction, pair.active.callRef)
+  requireCall(transaction, pair.held.callRef)
   if (survivor.parked || absorbed.parked)
     throw new PlatformError('NOT_EXPECTED', 'A parked call cannot be transferred or merged')
   // A party in both calls (the same device called twice) cannot be joined to itself.
@@ -83,9 +109,12 @@ export function joinCalls(
     const view = callView(absorbed, user, context.directory, transaction.lookup())
     if (view !== undefined) moving.set(user, view)
   }
-  const target = touch(transaction, survivor).call
-  const source = touch(transaction, absorbed).call
-  target.connections.push(...source.connections.filter((c) => !isUsers(c, loginName)))
+  const target = requireCall(transaction, survivor.callRef)
+  const source = requireCall(transaction, absorbed.callRef)
+  // The parties join the survivor in their states: new connections there (docs/call-model.md, `(new)` rows).
+  for (const joining of source.connections)
+    if (!isUsers(joining, loginName))
+      target.connections.push(newConnection(joining.endpoint, joining.state))
   transaction.removeCall(source.callRef)
   transaction.state.timers = transaction.state.timers.map((timer) =>
     'callRef' in timer.command && timer.command.callRef === source.callRef
@@ -115,7 +144,6 @@ export function joinCalls(
     events[createdAt] = { eventName, loginName, callRef, previousCallRef: source.callRef, ...rest }
     events.splice(removedAt, 1)
   }
-  return target
 }
 
 const alternate: Operation<Command<'alternate'>> = (transaction, command) => {
@@ -134,38 +162,23 @@ const alternate: Operation<Command<'alternate'>> = (transaction, command) => {
       `No active call on device ${heldConnection.endpoint.deviceId} to alternate with: retrieve the call`,
     )
   // The active call goes on hold first, then the held one is retrieved (events in that order).
-  const holding = touch(transaction, active.call, active.connection).connection
-  const retrieving = touch(transaction, held, heldConnection).connection
-  if (holding) holding.state = 'HELD'
-  if (retrieving) retrieving.state = 'ACTIVE'
+  const holding = touchConnection(transaction, active.call, active.connection)
+  const retrieving = touchConnection(transaction, held, heldConnection)
+  moveConnection(holding.call, holding.connection, 'HELD')
+  moveConnection(retrieving.call, retrieving.connection, 'ACTIVE')
   return undefined
 }
 
 const transfer: Operation<Command<'transfer'>> = (transaction, command, context) => {
-  if (command.callRef === command.heldCallRef)
-    throw new PlatformError('BAD_PARAMETER', 'heldCallRef: the held call must be another call')
-  const active = peekCall(transaction, command.callRef)
-  const held = peekCall(transaction, command.heldCallRef)
   // Transfer on ringing: the consultation call may still ring at the consulted party.
-  const activeConnection = requireConnection(active, command.loginName, [
-    'ACTIVE',
-    'RINGING_OUTGOING',
-  ])
-  requireConnection(held, command.loginName, ['HELD'], activeConnection.endpoint.deviceId)
-  const activeOthers = active.connections.filter((c) => !isUsers(c, command.loginName))
-  const heldOthers = held.connections.filter((c) => !isUsers(c, command.loginName))
-  if (activeOthers.length === 0 || heldOthers.length === 0)
-    throw new PlatformError('NOT_EXPECTED', 'Both calls need another party to transfer')
-  if (usersAmong([...activeOthers, ...heldOthers]).size === 0)
+  const pair = requireCallPair(transaction, command, ['ACTIVE', 'RINGING_OUTGOING'], 'transfer')
+  if (!hasUser(pair.others))
     throw new PlatformError(
       'NOT_ALLOWED',
       'Transferring two outside parties together is not allowed',
     )
-  const [survivor, absorbed] = survivorOf(active, held)
-  // The user leaves both calls: touch the command's call first (events in that order).
-  touch(transaction, active)
-  touch(transaction, held)
-  joinCalls(transaction, context, survivor, absorbed, command.loginName, 'TRANSFERRED', (call) => {
+  // The user leaves both calls.
+  joinCalls(transaction, context, pair, command.loginName, 'TRANSFERRED', (call) => {
     call.connections = call.connections.filter((c) => !isUsers(c, command.loginName))
   })
   return undefined
@@ -177,9 +190,7 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   if (call.parked) throw new PlatformError('NOT_EXPECTED', 'A parked call cannot be transferred')
   const others = call.connections.filter((c) => !isUsers(c, command.loginName))
   if (others.length === 0) throw new PlatformError('NOT_EXPECTED', 'No other party to transfer')
-  const target = context.directory.resolve(command.transferTo)
-  if (target === undefined)
-    throw new PlatformError('NOT_FOUND', `transferTo: '${command.transferTo}' reaches nobody`)
+  const target = requireReachable(context.directory, command.transferTo, 'transferTo')
   if (target.loginName === command.loginName)
     throw new PlatformError(
       'BAD_PARAMETER',
@@ -187,27 +198,17 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
     )
   if (call.connections.some((c) => c.endpoint.number === target.number))
     throw new PlatformError('BAD_PARAMETER', `transferTo: ${target.number} is already in the call`)
-  if (target.loginName === undefined && usersAmong(others).size === 0)
+  if (target.loginName === undefined && !hasUser(others))
     throw new PlatformError('NOT_ALLOWED', 'Transferring an outside party outside is not allowed')
-  const copy = touch(transaction, call).call
+  const copy = requireCall(transaction, call.callRef)
   copy.connections = copy.connections.filter((c) => !isUsers(c, command.loginName))
   copy.lastRedirecting = { ...own.endpoint }
   ring(transaction, copy, target, context)
   const start = transaction.events.length
   transaction.commit('TRANSFERRED')
-  // The transferring user's OnCallRemoved tells where the call went (wire facts 6: newDestination).
-  const events = transaction.events
-  for (let index = start; index < events.length; index++) {
-    const event = events[index]
-    if (
-      event?.eventName === 'OnCallRemoved' &&
-      event.loginName === command.loginName &&
-      event['callRef'] === command.callRef
-    ) {
-      const { deviceCapabilities, ...rest } = event
-      events[index] = { ...rest, newDestination: target.number, deviceCapabilities }
-    }
-  }
+  // The transferring user's OnCallRemoved (the only one: everybody else stays in the call) tells where the
+  // call went (wire facts 6: newDestination).
+  addNewDestination(transaction, start, call.callRef, target.number)
   return undefined
 }
 
