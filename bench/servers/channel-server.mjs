@@ -1,5 +1,5 @@
-// Child of bench/channels.mjs: the service on one node, alone in its process so that its memory is
-// measured apart from the 10,000 clients. Started with --expose-gc; talks to the parent over IPC:
+// Child of bench/benchmarks/fanout.mjs: the service on one node, alone in its process so that its memory
+// is measured apart from the 10,000 clients. Started with --expose-gc; talks to the parent over IPC:
 //   → { type: 'ready', port }                    once the HTTP listener is bound on 127.0.0.1
 //   ← { cmd: 'memory', id }   → { type: 'memory', id, usage }   process.memoryUsage() after a forced GC
 //   ← { cmd: 'publish', id, seq } → { type: 'publish', id, seq, bytes, fanOutMs, flushedMs }
@@ -11,12 +11,12 @@
 // that the receivers compute the delivery latency.
 
 import { setImmediate as tick } from 'node:timers/promises'
-import { buildApp } from '../packages/server/dist/app.js'
-import { DEMO_DIRECTORY_FILE } from '../packages/server/dist/config.js'
-import { startListeners } from '../packages/server/dist/listeners.js'
-import { startPlatform } from '../packages/server/dist/service.js'
-import { SystemClock } from '../packages/server/dist/system-clock.js'
-import { benchEvent, forcedGcMemory, onCommands } from './ipc.mjs'
+import { buildApp } from '../../packages/server/dist/app.js'
+import { DEMO_DIRECTORY_FILE } from '../../packages/server/dist/config.js'
+import { startListeners } from '../../packages/server/dist/listeners.js'
+import { startPlatform } from '../../packages/server/dist/service.js'
+import { SystemClock } from '../../packages/server/dist/system-clock.js'
+import { benchEvent, forcedGcMemory, onCommands } from '../lib/ipc.mjs'
 
 const running = await startPlatform({
   database: { kind: 'sqlite', filename: ':memory:' },

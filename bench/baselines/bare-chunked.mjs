@@ -1,11 +1,11 @@
-// Child of bench/channels.mjs: the ceiling. A bare node:http server (no Fastify, no platform) that
+// Child of bench/benchmarks/fanout.mjs: the ceiling. A bare node:http server (no Fastify, no platform) that
 // holds every request as an open chunked response after a `Chunk started` line, and fans an event out
-// to all of them by writing one line serialized once. Same IPC protocol as bench/channel-server.mjs.
+// to all of them by writing one line serialized once. Same IPC protocol as bench/servers/channel-server.mjs.
 // BARE_PAYLOAD=buffer writes the line as one Buffer instead of a string (skips the per-response
 // UTF-8 encoding).
 import { createServer } from 'node:http'
 import { setImmediate as tick } from 'node:timers/promises'
-import { benchEvent, forcedGcMemory, onCommands } from './ipc.mjs'
+import { benchEvent, forcedGcMemory, onCommands } from '../lib/ipc.mjs'
 
 const CHUNK_STARTED = `${JSON.stringify({ eventName: 'OnChannelInformation', text: 'Chunk started' })}\n`
 const asBuffer = process.env.BARE_PAYLOAD === 'buffer'

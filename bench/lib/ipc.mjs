@@ -1,5 +1,5 @@
-// What bench/channels.mjs shares with its server children (bench/channel-server.mjs and
-// bench/bare-chunked.mjs): the IPC command loop, the memory reading, the benchmark event.
+// What the benchmarks share with their children (servers, baselines, load generators, workers): the IPC
+// command loop, the memory reading, the fan-out benchmark's event.
 import { setImmediate as tick } from 'node:timers/promises'
 
 /** Pads the event so that its line is about 500 bytes on the wire. */

@@ -1,0 +1,53 @@
+// Call cycles through the engine (bench/workers/engine-worker.mjs, in a process of its own): the engine
+// alone in memory, idle and with 1,000 calls in progress, then through TelephonyService with the
+// in-memory call store and with the SQL call store on a durable SQLite file. Rounds go through the four
+// variants in turn. No baseline: the engine's own cost is the figure (docs/performance.md).
+import { fileURLToPath } from 'node:url'
+import { IpcChild } from '../lib/children.mjs'
+
+const WORKER = fileURLToPath(new URL('../workers/engine-worker.mjs', import.meta.url))
+const VARIANTS = {
+  engine: 'engine alone, in memory',
+  'engine-busy': 'engine alone, 1,000 other calls in progress',
+  'service-memory': 'TelephonyService, in-memory call store',
+  'service-sqlite': 'TelephonyService, SQLite file (WAL, durable)',
+}
+
+export default {
+  name: 'engine',
+  title: 'Call cycles through the engine (make with autoAnswer, answer, release)',
+  order: 50,
+  timeoutS: 120,
+  baseline: undefined,
+  figures: Object.entries(VARIANTS).map(([variant, label]) => ({
+    key: variant,
+    label,
+    unit: 'cycles/s',
+    ...(variant === 'engine' && {
+      target: { on: 'median', op: '>=', value: 20_000, text: '≥ 20,000/s' },
+    }),
+  })),
+  async run(ctx) {
+    const worker = new IpcChild(WORKER)
+    await worker.ready
+    await worker.call('setup', { users: 100, background: ctx.scale(1000, 20) })
+    ctx.usedGenerator('in process')
+    const durationMs = ctx.scale(1_000, 100)
+    const events = []
+    await ctx.interleave(
+      Object.fromEntries(
+        Object.keys(VARIANTS).map((variant) => [
+          variant,
+          async () => {
+            const result = await worker.call('round', { variant, durationMs })
+            if (variant === 'engine') events.push(result.eventsPerSecond / result.cyclesPerSecond)
+            return { [variant]: result.cyclesPerSecond }
+          },
+        ]),
+      ),
+      { rounds: ctx.rounds(5), warmup: ctx.scale(1, 0) },
+    )
+    ctx.note(`${events[0]?.toFixed(0)} events per cycle`)
+    await worker.exit()
+  },
+}

@@ -1,0 +1,60 @@
+// The CPU a process (or the whole machine) used, from /proc on Linux: to tell whether a server was
+// saturated during a round, and how much other processes took meanwhile.
+import { readFileSync } from 'node:fs'
+
+const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+/** CPU time of process `pid` so far (user + system), in ms; NaN where /proc is not there. */
+export function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** CPU time of the whole machine so far, every core, busy states only, in ms. */
+export function machineCpuMs() {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number)
+    // user nice system idle iowait irq softirq steal: everything but idle and iowait
+    return (fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + fields[7]) * TICK_MS
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** Runs `phase`; resolves with its result and the cores `pid` used on average meanwhile. */
+export async function withCpu(pid, phase) {
+  const start = { wall: performance.now(), cpu: processCpuMs(pid), machine: machineCpuMs() }
+  const result = await phase()
+  const wall = performance.now() - start.wall
+  return {
+    result,
+    cores: (processCpuMs(pid) - start.cpu) / wall,
+    machineCores: (machineCpuMs() - start.machine) / wall,
+  }
+}
+
+/**
+ * CPU time of this process and of its children that have exited (Linux counts a reaped child's time in
+ * its parent's cutime and cstime), in ms: the benchmark's own CPU once its children are ended.
+ */
+export function processTreeCpuMs() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (
+      (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_MS
+    )
+  } catch {
+    return Number.NaN
+  }
+}

@@ -1,0 +1,226 @@
+// The service under test as the issue defines it: `node packages/server/dist/main.js` in a child process,
+// plain HTTP on 127.0.0.1, no HTTPS, no control plane, its own data directory; and the HTTP helpers the
+// benchmarks set it up with (log in, open a session).
+import { randomBytes, scryptSync } from 'node:crypto'
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { Agent, request } from 'node:http'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { spawnTracked } from './children.mjs'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export const MAIN = join(ROOT, 'packages/server/dist/main.js')
+export const DEMO_DIRECTORY = join(ROOT, 'packages/server/directory/demo-directory.yaml')
+
+/** The demo directory's users (STANDARD accounts, password `demo-<login>`). */
+export const DEMO_USERS = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'franck',
+  'gaelle',
+  'henri',
+  'ines',
+  'julien',
+  'karim',
+  'lea',
+]
+
+/** A fresh temporary directory for this run. */
+export function tempDir(prefix = 'openness-bench-') {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** A free loopback port. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 16 })
+
+/** One HTTP exchange on 127.0.0.1; resolves with status, headers and the body (parsed when JSON). */
+export function http(port, method, path, { cookie, body, headers = {}, timeoutMs = 30_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        timeout: timeoutMs,
+        headers: {
+          ...headers,
+          ...(cookie && { cookie }),
+          ...(payload !== undefined && { 'content-type': 'application/json' }),
+        },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => {
+          text += chunk
+        })
+        res.on('end', () => {
+          let parsed = text
+          if (String(res.headers['content-type']).includes('json') && text !== '')
+            parsed = JSON.parse(text)
+          resolve({ status: res.statusCode, headers: res.headers, body: parsed, text })
+        })
+      },
+    )
+    req.on('timeout', () =>
+      req.destroy(new Error(`${method} ${path}: no answer in ${timeoutMs} ms`)),
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+/** Authenticates `loginName` (password `demo-<login>`) and opens a session; returns the cookie. */
+export async function openSession(port, loginName, applicationName = 'bench') {
+  const basic = Buffer.from(`${loginName}:demo-${loginName}`).toString('base64')
+  const auth = await http(port, 'GET', '/api/rest/authenticate?version=1.0', {
+    headers: { authorization: `Basic ${basic}` },
+  })
+  if (auth.status !== 200) throw new Error(`authenticate ${loginName}: ${auth.status} ${auth.text}`)
+  const cookie = `SvcUserId=${auth.body.credential}`
+  const session = await http(port, 'POST', '/api/rest/1.0/sessions', {
+    cookie,
+    body: { applicationName },
+  })
+  if (session.status !== 200) throw new Error(`open session ${loginName}: ${session.status}`)
+  return cookie
+}
+
+/**
+ * Polls `GET /api/rest` until it answers 200; resolves with performance.now() of that answer. Every
+ * `intervalMs`, one connection at a time (a refused connection answers at once on loopback).
+ */
+export async function waitUntilUp(port, { deadlineMs = 120_000, intervalMs = 5, exited } = {}) {
+  const deadline = performance.now() + deadlineMs
+  let gone = false
+  exited?.then(() => {
+    gone = true
+  })
+  for (;;) {
+    if (gone) throw new Error('the service exited before it answered')
+    try {
+      const answer = await http(port, 'GET', '/api/rest', { timeoutMs: 5_000 })
+      if (answer.status === 200) return performance.now()
+    } catch {}
+    if (performance.now() > deadline)
+      throw new Error(`the service did not answer GET /api/rest within ${deadlineMs} ms`)
+    await new Promise((resolve) => setTimeout(resolve, intervalMs))
+  }
+}
+
+/**
+ * Starts `node packages/server/dist/main.js` on a free port over `dataDir` and waits until it answers.
+ * `directoryFile` undefined keeps the embedded default (the demo directory). Resolves with the port,
+ * the start-up time (spawn to first 200, ms), the log lines it printed, and `stop()`.
+ */
+export async function startService({
+  dataDir,
+  directoryFile,
+  logLevel = 'warn',
+  execArgv = [],
+  env = {},
+}) {
+  const port = await freePort()
+  const lines = []
+  const started = performance.now()
+  const startedAt = Date.now()
+  const { child, exited } = spawnTracked(process.execPath, [...execArgv, MAIN], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      HTTP_PORT: String(port),
+      HTTPS_PORT: '0',
+      CONTROL_PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: logLevel,
+      ...(directoryFile && { DIRECTORY_FILE: directoryFile }),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    stderr += text
+  })
+  let partial = ''
+  child.stdout.setEncoding('utf8').on('data', (text) => {
+    partial += text
+    let newline = partial.indexOf('\n')
+    while (newline !== -1) {
+      const line = partial.slice(0, newline)
+      partial = partial.slice(newline + 1)
+      if (line.startsWith('{')) lines.push({ at: Date.now(), line })
+      newline = partial.indexOf('\n')
+    }
+  })
+  try {
+    const up = await waitUntilUp(port, { exited })
+    return {
+      port,
+      child,
+      startupMs: up - started,
+      startedAt,
+      logs: () => lines.map(({ line }) => JSON.parse(line)),
+      stop: async () => {
+        if (child.exitCode === null) child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+        const exit = await exited
+        clearTimeout(timer)
+        return exit
+      },
+    }
+  } catch (error) {
+    child.kill('SIGKILL')
+    await exited
+    throw new Error(`${error.message}${stderr ? `: ${stderr.trim().slice(0, 500)}` : ''}`)
+  }
+}
+
+/**
+ * A copy of the demo directory whose passwords are given as scrypt hashes of a negligible cost (N=16,
+ * r=1: microseconds) instead of in clear: the service verifies a password at the cost its hash names,
+ * so that with this file authentication costs what the service does around the hash, and the first
+ * start hashes nothing. Written in `dir`. For benchmarks only: such a hash protects nothing.
+ */
+export function cheapDirectoryFile(dir) {
+  const text = readFileSync(DEMO_DIRECTORY, 'utf8').replace(
+    /^(\s*)password: (\S+)\s*$/gm,
+    (_, indent, password) => `${indent}passwordHash: ${cheapHash(password)}`,
+  )
+  const file = join(dir, 'bench-directory.yaml')
+  writeFileSync(file, text)
+  return file
+}
+
+function cheapHash(password) {
+  const salt = randomBytes(16)
+  const key = scryptSync(password, salt, 32, { N: 16, r: 1, p: 1 })
+  return `scrypt$16$1$1$${salt.toString('base64')}$${key.toString('base64')}`
+}
+
+/** A data directory copied from `template` (a data directory the service was started on and stopped). */
+export function copyDataDir(template) {
+  const dir = tempDir('openness-bench-data-')
+  cpSync(template, dir, { recursive: true })
+  return dir
+}

@@ -1,0 +1,194 @@
+// The load generator of bench/benchmarks/rest-calls.mjs, a child with IPC (bench/lib/ipc.mjs): pairs of
+// demo users, each user with its own session, subscription to the `telephony` package and chunk channel
+// over a real socket. A cycle: the caller places the call (POST /telephony/calls), the callee answers
+// (POST .../answer), the caller releases it (DELETE /telephony/calls/{callRef}); it ends when both
+// channels delivered OnCallRemoved. The latency is from sending the answer request to the caller's
+// channel delivering the OnCallModified that shows the call ACTIVE.
+//   ← { cmd: 'setup', id, port, pairs }          logs the users in, opens their channels
+//   ← { cmd: 'round', id, durationMs }  → { cycles, seconds, latencies: { p50, p99, max } }
+import { Agent, request } from 'node:http'
+import { onCommands } from '../lib/ipc.mjs'
+import { latencySummary } from '../lib/stats.mjs'
+
+// STANDARD users with TELEPHONY_ADVANCED in the demo directory, and their devices.
+const USERS = [
+  ['alice', '1001'],
+  ['bob', '1002'],
+  ['franck', '1006'],
+  ['gaelle', '1007'],
+  ['ines', '1009'],
+  ['karim', '1011'],
+  ['carol', '1003'],
+  ['erin', '1005'],
+  ['henri', '1008'],
+  ['julien', '1010'],
+]
+const agent = new Agent({ keepAlive: true, maxSockets: 64 })
+const now = () => performance.now()
+let port
+let pairs = []
+let users = []
+
+/** One HTTP exchange; resolves with status, headers and parsed body. */
+function http(method, path, { cookie, body, headers = {} } = {}) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: {
+          ...headers,
+          ...(cookie && { cookie }),
+          ...(payload !== undefined && { 'content-type': 'application/json' }),
+        },
+      },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => {
+          text += chunk
+        })
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode,
+            headers: res.headers,
+            body: text === '' ? undefined : JSON.parse(text),
+          }),
+        )
+      },
+    )
+    req.on('error', reject)
+    req.end(payload)
+  })
+}
+
+/** A chunk channel: calls `onEvent` with each parsed line. */
+function openChannel(url, onEvent) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { accept: '*/*' } }, (res) => {
+      let buffer = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => {
+        buffer += chunk
+        let newline = buffer.indexOf('\n')
+        while (newline !== -1) {
+          const line = buffer.slice(0, newline)
+          buffer = buffer.slice(newline + 1)
+          if (line.trim() !== '') onEvent(JSON.parse(line))
+          newline = buffer.indexOf('\n')
+        }
+      })
+      resolve(req)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** A logged-in user with an open channel; `waitFor` resolves on the next event matching a predicate. */
+async function party([login, deviceId]) {
+  const auth = await http('GET', '/api/rest/authenticate?version=1.0', {
+    headers: { authorization: `Basic ${Buffer.from(`${login}:demo-${login}`).toString('base64')}` },
+  })
+  if (auth.status !== 200) throw new Error(`login ${login}: ${auth.status}`)
+  const cookie = String(auth.headers['set-cookie']).split(';')[0]
+  const session = await http('POST', '/api/rest/1.0/sessions', {
+    cookie,
+    body: { applicationName: 'bench' },
+  })
+  if (session.status !== 200) throw new Error(`session ${login}: ${session.status}`)
+  const subscription = await http('POST', '/api/rest/1.0/subscriptions', {
+    cookie,
+    body: { filter: { selectors: [{ names: ['telephony'] }] }, version: '1.0', timeout: 10 },
+  })
+  if (subscription.status !== 200) throw new Error(`subscription ${login}: ${subscription.status}`)
+  const waiters = []
+  const channel = await openChannel(subscription.body.privatePollingUrl, (event) => {
+    const index = waiters.findIndex((waiter) => waiter.matches(event))
+    if (index !== -1) waiters.splice(index, 1)[0].resolve(now())
+  })
+  const waitFor = (matches) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${login}: event not received`)), 10_000)
+      waiters.push({
+        matches,
+        resolve: (at) => {
+          clearTimeout(timer)
+          resolve(at)
+        },
+      })
+    })
+  return { login, deviceId, cookie, waitFor, close: () => channel.destroy() }
+}
+
+const isEvent =
+  (name, callRef, test = () => true) =>
+  (event) =>
+    event.eventName === name && event.callRef === callRef && test(event)
+
+/** One complete cycle between a caller and a callee; returns the answer-to-event latency in ms. */
+async function cycle(caller, callee) {
+  const made = await http('POST', '/api/rest/1.0/telephony/calls', {
+    cookie: caller.cookie,
+    body: { deviceId: caller.deviceId, callee: callee.deviceId, autoAnswer: true },
+  })
+  if (made.status !== 201) throw new Error(`make call: ${made.status} ${JSON.stringify(made.body)}`)
+  const callRef = String(made.headers.location).split('/').pop()
+  const active = caller.waitFor(
+    isEvent('OnCallModified', callRef, (event) => event.callData?.state === 'ACTIVE'),
+  )
+  const sent = now()
+  const answered = await http('POST', `/api/rest/1.0/telephony/calls/${callRef}/answer`, {
+    cookie: callee.cookie,
+    body: { deviceId: callee.deviceId },
+  })
+  if (answered.status !== 204) throw new Error(`answer: ${answered.status}`)
+  const latency = (await active) - sent
+  const removed = [caller, callee].map((user) => user.waitFor(isEvent('OnCallRemoved', callRef)))
+  const released = await http('DELETE', `/api/rest/1.0/telephony/calls/${callRef}`, {
+    cookie: caller.cookie,
+  })
+  if (released.status !== 204) throw new Error(`release: ${released.status}`)
+  await Promise.all(removed)
+  return latency
+}
+
+async function setup(message) {
+  port = message.port
+  const count = Math.min(message.pairs, USERS.length / 2)
+  users = []
+  for (const user of USERS.slice(0, count * 2)) users.push(await party(user))
+  pairs = []
+  for (let i = 0; i < users.length; i += 2) pairs.push([users[i], users[i + 1]])
+  return { pairs: pairs.length }
+}
+
+async function round({ durationMs }) {
+  const latencies = []
+  const start = now()
+  const end = start + durationMs
+  await Promise.all(
+    pairs.map(async ([caller, callee]) => {
+      while (now() < end) latencies.push(await cycle(caller, callee))
+    }),
+  )
+  return {
+    cycles: latencies.length,
+    seconds: (now() - start) / 1000,
+    latencies: latencySummary(latencies),
+  }
+}
+
+onCommands({
+  setup,
+  round,
+  exit: () => {
+    for (const user of users) user.close()
+    agent.destroy()
+  },
+})
+process.send({ type: 'ready' })

@@ -1,0 +1,180 @@
+// The call engine measured in a process of its own (bench/benchmarks/engine.mjs), a child with IPC
+// (bench/lib/ipc.mjs). Complete call cycles, one command at a time as the service runs them: user i
+// makes a call with autoAnswer to user i+1, who answers; the caller releases it (3 commands, 11 events).
+// Four variants, each with its own state:
+//   engine        `execute` alone, in memory, no other call in progress
+//   engine-busy   the same with BACKGROUND answered calls in progress between other users
+//   service-memory  `TelephonyService.execute` (queue, store, publish) with the in-memory call store
+//   service-sqlite  the same with the SQL call store on a SQLite file (WAL, synchronous FULL: each
+//                 command is one durable transaction)
+//   ← { cmd: 'setup', id, users, background }
+//   ← { cmd: 'round', id, variant, durationMs } → { cyclesPerSecond, eventsPerSecond }
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  DEFAULT_ENGINE_SETTINGS,
+  execute,
+} from '../../packages/server/dist/platform/telephony/call-engine.js'
+import { TelephonyService } from '../../packages/server/dist/platform/telephony/telephony-service.js'
+import {
+  callCount,
+  initialState,
+} from '../../packages/server/dist/platform/telephony/telephony-state.js'
+import { MemoryCallStore } from '../../packages/server/dist/storage/memory/memory-call-store.js'
+import { callTables, openDatabase } from '../../packages/server/dist/storage/sql/database.js'
+import { SqlCallStore } from '../../packages/server/dist/storage/sql/sql-call-store.js'
+import { onCommands } from '../lib/ipc.mjs'
+
+const people = new Map()
+const login = (deviceId) => people.get(deviceId).loginName
+let users = 100
+let now = 1_000_000
+let events = 0
+const variants = {}
+let sqliteDir
+
+/** The directory: users 20000…, and the devices of the background calls from 30000. */
+function directory(userCount, background) {
+  for (let i = 0; i < userCount; i++)
+    people.set(String(20000 + i), {
+      loginName: `user${i}`,
+      firstName: `First${i}`,
+      lastName: `Last${i}`,
+    })
+  for (let i = 0; i < 2 * background; i++)
+    people.set(String(30000 + i), {
+      loginName: `busy${i}`,
+      firstName: `Busy${i}`,
+      lastName: `Last${i}`,
+    })
+  return {
+    ownerOfDevice: (deviceId) => people.get(deviceId),
+    resolve: (dialed) => {
+      const person = people.get(dialed)
+      return person && { number: dialed, deviceId: dialed, loginName: person.loginName }
+    },
+  }
+}
+
+const devices = () =>
+  [...people].map(([deviceId, person]) => ({
+    deviceId,
+    loginName: person.loginName,
+    state: 'IN_SERVICE',
+    mutable: true,
+    muted: false,
+  }))
+
+/** `execute` alone: a holder of the state, and its cycle (the clock moves 10 ms a command). */
+function engineVariant(context, background) {
+  const holder = { state: initialState(devices()) }
+  const run = (command) => {
+    now += 10
+    const result = execute(holder.state, command, now, context)
+    holder.state = result.state
+    events += result.events.length
+    return result
+  }
+  for (let k = 0; k < background; k++) {
+    const caller = String(30000 + 2 * k)
+    const callee = String(30000 + 2 * k + 1)
+    const made = run({
+      type: 'makeCall',
+      loginName: login(caller),
+      deviceId: caller,
+      callee,
+      autoAnswer: true,
+    })
+    run({ type: 'answer', loginName: login(callee), callRef: made.callRef })
+  }
+  return {
+    sync: true,
+    calls: () => callCount(holder.state),
+    cycle(caller, callee) {
+      const made = run({
+        type: 'makeCall',
+        loginName: login(caller),
+        deviceId: caller,
+        callee,
+        autoAnswer: true,
+      })
+      run({ type: 'answer', loginName: login(callee), callRef: made.callRef })
+      run({ type: 'release', loginName: login(caller), callRef: made.callRef })
+    },
+  }
+}
+
+/** `TelephonyService.execute` over `store`; its timers never fire (the answer cancels them). */
+async function serviceVariant(dir, store) {
+  const clock = { now: () => (now += 10), setTimer: () => ({ cancel() {} }), sleep: async () => {} }
+  const sink = { publish: () => events++ }
+  const service = await TelephonyService.start({
+    store,
+    directory: dir,
+    clock,
+    events: sink,
+    devices: devices(),
+  })
+  return {
+    calls: () => callCount(service.state),
+    async cycle(caller, callee) {
+      const { callRef } = await service.execute({
+        type: 'makeCall',
+        loginName: login(caller),
+        deviceId: caller,
+        callee,
+        autoAnswer: true,
+      })
+      await service.execute({ type: 'answer', loginName: login(callee), callRef })
+      await service.execute({ type: 'release', loginName: login(caller), callRef })
+    },
+    async close() {
+      await service.stop()
+      await store.close()
+    },
+  }
+}
+
+async function setup({ users: userCount = 100, background = 1000 }) {
+  users = userCount
+  const dir = directory(userCount, background)
+  const context = { directory: dir, settings: DEFAULT_ENGINE_SETTINGS }
+  variants.engine = engineVariant(context, 0)
+  variants['engine-busy'] = engineVariant(context, background)
+  variants['service-memory'] = await serviceVariant(dir, new MemoryCallStore())
+  sqliteDir = mkdtempSync(join(tmpdir(), 'openness-bench-engine-'))
+  const db = await openDatabase({ kind: 'sqlite', filename: join(sqliteDir, 'calls.sqlite3') })
+  variants['service-sqlite'] = await serviceVariant(dir, new SqlCallStore(callTables(db)))
+  return {}
+}
+
+/** Cycles for `durationMs`, checked in batches of 100 (the clock is read between batches). */
+async function round({ variant, durationMs }) {
+  const measured = variants[variant]
+  const calls = measured.calls()
+  let cycles = 0
+  events = 0
+  const start = performance.now()
+  let elapsed = 0
+  const caller = () => String(20000 + (cycles % users))
+  const callee = () => String(20000 + ((cycles + 1) % users))
+  while (elapsed < durationMs) {
+    // The engine alone is synchronous: no promise round trip in its loop.
+    if (measured.sync) for (let i = 0; i < 100; i++, cycles++) measured.cycle(caller(), callee())
+    else for (let i = 0; i < 100; i++, cycles++) await measured.cycle(caller(), callee())
+    elapsed = performance.now() - start
+  }
+  if (measured.calls() !== calls) throw new Error(`${variant}: a cycle left a call behind`)
+  return { cyclesPerSecond: cycles / (elapsed / 1000), eventsPerSecond: events / (elapsed / 1000) }
+}
+
+onCommands({
+  setup,
+  round,
+  exit: async () => {
+    for (const variant of Object.values(variants)) await variant.close?.()
+    if (sqliteDir) rmSync(sqliteDir, { recursive: true, force: true })
+  },
+})
+process.send({ type: 'ready' })
