@@ -130,14 +130,16 @@ export class Directory {
    * department, devices, dialingRule, apiRights, applicationRights, customAttributes) are left out.
    */
   userView(account: UserAccount, full: boolean): User {
-    const { clirMode: _clir, dialingRule, ...record } = account.record
-    const view: User = { ...record, nodeId: this.settings.nodeId }
-    if (!full) {
-      for (const field of PRIVATE_USER_FIELDS) delete view[field]
-      return view
-    }
-    view.dialingRule = dialingRule ?? this.defaultDialingRule()
-    return view
+    // On the hot path of every GET /users/{loginName}: one plain copy of the wanted fields, in the record's
+    // order, instead of a rest, a spread and deletes (deleting turns the object into a slow dictionary that
+    // costs more to serialize; docs/performance.md, "Authenticated read").
+    const record = account.record as unknown as Record<string, unknown>
+    const view: Record<string, unknown> = {}
+    for (const key in record)
+      if (!HIDDEN_FIELDS.has(key) && (full || !PRIVATE_FIELDS.has(key))) view[key] = record[key]
+    view['nodeId'] = this.settings.nodeId
+    if (full) view['dialingRule'] = account.record.dialingRule ?? this.defaultDialingRule()
+    return view as User
   }
 
   /** The user's preferences, with the telephony preferences in force. */
@@ -286,6 +288,9 @@ export class Directory {
   }
 }
 
+/** Fields of the user record that are not User fields (clirMode) or are shown in force (dialingRule). */
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set(['clirMode', 'dialingRule'])
+
 /** The User fields the specification stars: for the owner and administrator sessions only. */
 export const PRIVATE_USER_FIELDS = [
   'type',
@@ -297,3 +302,5 @@ export const PRIVATE_USER_FIELDS = [
   'applicationRights',
   'customAttributes',
 ] as const satisfies readonly (keyof User)[]
+
+const PRIVATE_FIELDS: ReadonlySet<string> = new Set(PRIVATE_USER_FIELDS)
