@@ -93,11 +93,6 @@ function device(actor: TelephonyActor, deviceId: string | undefined): { deviceId
   return deviceId === undefined ? {} : { deviceId: ownDevice(actor, deviceId) }
 }
 
-/** The held call of a transfer or merge: it must be the actor's too. */
-function heldCall(actor: TelephonyActor, heldCallRef: string): string {
-  return ownCall(actor, heldCallRef)
-}
-
 const RECORDING_ACTIONS = ['start', 'stop', 'pause', 'resume'] as const
 type RecordingAction = (typeof RECORDING_ACTIONS)[number]
 
@@ -166,7 +161,8 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       type: 'transfer',
       loginName: actor.loginName,
       callRef,
-      heldCallRef: heldCall(actor, body.heldCallRef),
+      // The held call must be the actor's too.
+      heldCallRef: ownCall(actor, body.heldCallRef),
     }),
   })
   operation(on, {
@@ -178,7 +174,8 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       type: 'merge',
       loginName: actor.loginName,
       callRef,
-      heldCallRef: heldCall(actor, body.heldCallRef),
+      // The held call must be the actor's too.
+      heldCallRef: ownCall(actor, body.heldCallRef),
     }),
   })
   operation(on, {
