@@ -9,6 +9,7 @@ import { lookupOf } from './call-index.js'
 import { callView } from './call-view.js'
 import { incomingCallbacks } from './operations/callbacks.js'
 import { getParticipant, listParticipants } from './operations/conference.js'
+import { deviceState, devicesOf } from './operations/feature-support.js'
 import { type TelephonicState, telephonicState } from './operations/media.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import {
@@ -83,7 +84,8 @@ export class TelephonyQueries {
 
   /** The states of the user's devices (GET /telephony/devices). */
   deviceStates(loginName: string): DeviceState[] {
-    return telephonicState(this.state, loginName, this.directory).deviceStates.deviceStates
+    // Straight from the devices: the telephonic state would also build every call's view.
+    return devicesOf(this.state.devices, loginName).map(deviceState)
   }
 
   /** One of the user's devices (GET /telephony/devices/{deviceId}); another user's device is not found. */

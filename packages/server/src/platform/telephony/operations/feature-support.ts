@@ -92,11 +92,17 @@ export function changeDevice(
     transaction.events.push({
       eventName: 'OnDeviceStateModified',
       loginName: changed.loginName,
-      deviceStates: Object.values(transaction.state.devices)
-        .filter((other) => other.loginName === changed.loginName)
-        .map(deviceState),
+      deviceStates: devicesOf(transaction.state.devices, changed.loginName).map(deviceState),
     })
   return changed
+}
+
+/** The devices of a user, in the state's order. */
+export function devicesOf(
+  devices: Readonly<Record<string, DeviceRecord>>,
+  loginName: string,
+): DeviceRecord[] {
+  return Object.values(devices).filter((device) => device.loginName === loginName)
 }
 
 /** The DeviceState of a device (GET /telephony/devices, OnDeviceStateModified). */

@@ -14,6 +14,7 @@ import { userState } from '../transaction.js'
 import {
   changeDevice,
   deviceState,
+  devicesOf,
   requireDeviceOf,
   requireFeature,
   requireOwnDevice,
@@ -137,7 +138,7 @@ export function telephonicState(
     const view = callView(call, loginName, directory, lookup)
     if (view !== undefined) calls.push(view)
   }
-  const devices = Object.values(state.devices).filter((device) => device.loginName === loginName)
+  const devices = devicesOf(state.devices, loginName)
   return {
     calls,
     deviceCapabilities: devices.map((device) => {
