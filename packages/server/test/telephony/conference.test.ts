@@ -7,7 +7,7 @@ import { PlatformError } from '../../src/platform/platform-error.js'
 import type { PlatformEvent } from '../../src/platform/ports.js'
 import { listParticipants } from '../../src/platform/telephony/operations/conference.js'
 import { allCalls } from '../../src/platform/telephony/telephony-state.js'
-import { connections, directory, seen, World } from './support.js'
+import { ALICE_SOFTPHONE, connections, directory, FeatureWorld, seen, World } from './support.js'
 
 /** alice (1001) talks to bob (1002), consults carol (1003) who answers, and merges the two calls. */
 function conference(world: World) {
@@ -209,6 +209,53 @@ describe('conference participants', () => {
       { eventName: 'OnUserStateModified', state: 'FREE' },
     ])
     expect(allCalls(dropped.state)).toEqual([])
+  })
+
+  it('refuses to ring a user already in the call on another of their devices, changing nothing', () => {
+    // Found by the property test (seed 287465845): alice in the call on her softphone, dave adds her desk
+    // phone; had it rung, her hanging up the softphone would have turned her ACTIVE call RINGING_INCOMING.
+    const world = new FeatureWorld()
+    const callRef = world.call('dave', '1001')
+    world.run({
+      type: 'pickup',
+      loginName: 'alice',
+      deviceId: ALICE_SOFTPHONE,
+      otherCallRef: callRef,
+      otherPhoneNumber: '1001',
+      autoAnswer: true,
+    })
+    expect(connections(world.state, callRef)).toEqual(['1004:ACTIVE', `${ALICE_SOFTPHONE}:ACTIVE`])
+    world.refuses(
+      { type: 'addParticipant', loginName: 'dave', callRef, callee: '1001' },
+      'BAD_PARAMETER',
+    )
+    world.refuses(
+      { type: 'addParticipant', loginName: 'dave', callRef, callee: 'alice' },
+      'BAD_PARAMETER',
+    )
+    world.run({ type: 'addParticipant', loginName: 'dave', callRef, callee: '1002' })
+    expect(connections(world.state, callRef)).toEqual([
+      '1004:ACTIVE',
+      `${ALICE_SOFTPHONE}:ACTIVE`,
+      '1002:RINGING_INCOMING',
+    ])
+    // Nor may the newly ringing party send the call to her.
+    world.refuses(
+      { type: 'redirect', loginName: 'bob', callRef, redirectTo: '1001' },
+      'BAD_PARAMETER',
+    )
+    // Nor may she pick that ringing up on her desk phone: she would be in the call twice.
+    world.refuses(
+      {
+        type: 'pickup',
+        loginName: 'alice',
+        deviceId: '1001',
+        otherCallRef: callRef,
+        otherPhoneNumber: '1002',
+        autoAnswer: true,
+      },
+      'BAD_PARAMETER',
+    )
   })
 
   it('refuses STANDARD users, non-parties, unknown participants and unknown calls', () => {

@@ -13,7 +13,13 @@ import { moveConnection } from '../media-state-machine.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import { callOf, type EngineCommand, type TelephonyState } from '../telephony-state.js'
 import { leave } from './basic.js'
-import { peekCall, requireCall, requireConnection, requireReachable } from './guards.js'
+import {
+  peekCall,
+  requireCall,
+  requireConnection,
+  requireNotAmong,
+  requireReachable,
+} from './guards.js'
 import { ring } from './ringing.js'
 import { joinCalls, requireCallPair } from './transfer.js'
 
@@ -43,8 +49,7 @@ const addParticipant: Operation<Command<'addParticipant'>> = (transaction, comma
   if (person?.multimedia !== true)
     throw new PlatformError('NOT_ALLOWED', 'Only MULTIMEDIA users may add participants to a call')
   const target = requireReachable(context.directory, command.callee, 'callee')
-  if (call.connections.some((c) => c.endpoint.number === target.number))
-    throw new PlatformError('BAD_PARAMETER', `callee: ${target.number} is already in the call`)
+  requireNotAmong(call.connections, target, 'callee')
   ring(transaction, requireCall(transaction, call.callRef), target, context)
   return undefined
 }

@@ -49,6 +49,27 @@ export function requireReachable(
   return endpoint
 }
 
+/**
+ * BAD_PARAMETER, naming the body's `field`, when `target` is already among `connections`: its number, or, for
+ * a user, any of that user's devices (a user is in a call once, whichever device holds it; ringing a second
+ * one would give one person two connections to one call).
+ */
+export function requireNotAmong(
+  connections: readonly Connection[],
+  target: Endpoint,
+  field: string,
+): void {
+  for (const { endpoint } of connections) {
+    if (endpoint.number === target.number)
+      throw new PlatformError('BAD_PARAMETER', `${field}: ${target.number} is already in the call`)
+    if (target.loginName !== undefined && endpoint.loginName === target.loginName)
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        `${field}: ${target.number} is ${target.loginName}'s, who is already in the call on ${endpoint.number}`,
+      )
+  }
+}
+
 /** Every connection of the user in the call (on all its devices); NOT_FOUND when it has none. */
 export function requireParty(call: CallRecord, loginName: string): Connection[] {
   const own = call.connections.filter((connection) => connection.endpoint.loginName === loginName)

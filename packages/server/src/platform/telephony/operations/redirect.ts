@@ -19,6 +19,7 @@ import {
   requireCall,
   requireConnection,
   requireNotActiveElsewhere,
+  requireNotAmong,
   requireReachable,
 } from './guards.js'
 import { ring, stopRinging } from './ringing.js'
@@ -70,8 +71,14 @@ const redirect: Operation<Command<'redirect'>> = (transaction, command, context)
     destination = requireVoicemail(context, command.loginName)
   else {
     const resolved = requireReachable(context.directory, command.redirectTo, 'redirectTo')
-    if (call.connections.some((connection) => connection.endpoint.number === resolved.number))
+    // The ringing user may send the call to another of their own devices, not to the one ringing.
+    if (resolved.number === ringing.endpoint.number)
       throw new PlatformError('BAD_PARAMETER', `redirectTo: '${command.redirectTo}' is in the call`)
+    requireNotAmong(
+      call.connections.filter((connection) => connection !== ringing),
+      resolved,
+      'redirectTo',
+    )
     destination = resolved
   }
   divert(transaction, call, ringing, destination, 'REDIRECTED', context)
@@ -115,6 +122,11 @@ const pickup: Operation<Command<'pickup'>> = (transaction, command, context) => 
     throw new PlatformError('NOT_EXPECTED', `${command.otherPhoneNumber} is not ringing`)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))
     throw new PlatformError('BAD_PARAMETER', `deviceId: ${command.deviceId} is in the call`)
+  requireNotAmong(
+    call.connections.filter((connection) => connection !== target),
+    picker,
+    'deviceId',
+  )
   if (command.autoAnswer) requireNotActiveElsewhere(transaction, command.deviceId, call.callRef)
   stopRinging(transaction, call, target)
   if (command.autoAnswer) {

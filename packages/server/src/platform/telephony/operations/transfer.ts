@@ -18,6 +18,7 @@ import {
   peekCall,
   requireCall,
   requireConnection,
+  requireNotAmong,
   requireReachable,
   touchConnection,
 } from './guards.js'
@@ -196,8 +197,7 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
       'BAD_PARAMETER',
       'transferTo: one of your own devices (move the call with deviceLegs instead)',
     )
-  if (call.connections.some((c) => c.endpoint.number === target.number))
-    throw new PlatformError('BAD_PARAMETER', `transferTo: ${target.number} is already in the call`)
+  requireNotAmong(call.connections, target, 'transferTo')
   if (target.loginName === undefined && !hasUser(others))
     throw new PlatformError('NOT_ALLOWED', 'Transferring an outside party outside is not allowed')
   const copy = requireCall(transaction, call.callRef)
