@@ -5,12 +5,31 @@
  */
 import type { Call, Leg, Participant } from '@openness/wire'
 import type { PlatformEvent } from '../ports.js'
+import { sameJson } from './same-json.js'
 import type { StepCause } from './telephony-state.js'
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 function byKey<T>(items: readonly T[] | undefined, key: (item: T) => string): Map<string, T> {
   return new Map((items ?? []).map((item) => [key(item), item]))
+}
+
+/** The items of a keyed list that changed from `before` to `after`, in the order of `after`. */
+interface Delta<T> {
+  modified: T[]
+  added: T[]
+  /** The items gone, in the order of `before`. */
+  removed: Map<string, T>
+}
+
+/** The delta from `before` to `after`; takes `before` over (what is left of it is `removed`). */
+function delta<T>(before: Map<string, T>, after: ReadonlyMap<string, T>): Delta<T> {
+  const modified: T[] = []
+  const added: T[] = []
+  for (const [key, item] of after) {
+    if (!before.has(key)) added.push(item)
+    else if (!sameJson(before.get(key), item)) modified.push(item)
+    before.delete(key)
+  }
+  return { modified, added, removed: before }
 }
 
 /** The event, if any, that takes `loginName` from `before` to `after` for one call. */
@@ -48,29 +67,27 @@ export function callEvent(
       deviceCapabilities: [],
     }
   }
-  if (before === undefined || after === undefined || same(before, after)) return undefined
-  const legsBefore = byKey<Leg>(before.legs, (leg) => leg.deviceId)
-  const legsAfter = byKey<Leg>(after.legs, (leg) => leg.deviceId)
-  const partsBefore = byKey<Participant>(before.participants, (part) => part.participantId)
-  const partsAfter = byKey<Participant>(after.participants, (part) => part.participantId)
+  if (before === undefined || after === undefined || sameJson(before, after)) return undefined
+  const legs = delta(
+    byKey<Leg>(before.legs, (leg) => leg.deviceId),
+    byKey<Leg>(after.legs, (leg) => leg.deviceId),
+  )
+  const participants = delta(
+    byKey<Participant>(before.participants, (part) => part.participantId),
+    byKey<Participant>(after.participants, (part) => part.participantId),
+  )
   return {
     eventName: 'OnCallModified',
     loginName,
     callRef: after.callRef,
     ...(cause && { cause }),
     callData: after.callData,
-    modifiedLegs: [...legsAfter]
-      .filter(([id, leg]) => legsBefore.has(id) && !same(legsBefore.get(id), leg))
-      .map(([, leg]) => leg),
-    addedLegs: [...legsAfter].filter(([id]) => !legsBefore.has(id)).map(([, leg]) => leg),
-    removedLegs: [...legsBefore].filter(([id]) => !legsAfter.has(id)).map(([, leg]) => leg),
-    modifiedParticipants: [...partsAfter]
-      .filter(([id, part]) => partsBefore.has(id) && !same(partsBefore.get(id), part))
-      .map(([, part]) => part),
-    addedParticipants: [...partsAfter]
-      .filter(([id]) => !partsBefore.has(id))
-      .map(([, part]) => part),
-    removedParticipantIds: [...partsBefore.keys()].filter((id) => !partsAfter.has(id)),
+    modifiedLegs: legs.modified,
+    addedLegs: legs.added,
+    removedLegs: [...legs.removed.values()],
+    modifiedParticipants: participants.modified,
+    addedParticipants: participants.added,
+    removedParticipantIds: [...participants.removed.keys()],
     deviceCapabilities: [],
   }
 }

@@ -94,5 +94,7 @@ export function moveConnection(call: CallRecord, connection: Connection, to: Med
     throw new IllegalConnectionMoveError(
       `Call ${call.callRef}: ${partyOf(connection.endpoint)} cannot move ${from} -> ${to}`,
     )
-  connection.state = to
+  // The one write of a connection's state: everywhere else its type makes it read-only.
+  const moved: { state: MediaState } = connection
+  moved.state = to
 }

@@ -21,7 +21,8 @@ export interface Endpoint {
 /** One party's connection to a call, in the state that party sees its own side in. */
 export interface Connection {
   endpoint: Endpoint
-  state: MediaState
+  /** Changed only through media-state-machine.ts (`moveConnection`), which checks the move against the table. */
+  readonly state: MediaState
 }
 
 /** A call. */

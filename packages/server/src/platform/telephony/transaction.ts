@@ -41,6 +41,12 @@ export class Transaction {
   private readonly copied = new Set<string>()
   private readonly userStates = new Map<string, UserState>()
   private readonly involved = new Set<string>()
+  /**
+   * The users whose calls are all in the baseline already (rememberRelated, commitUntouched): a call the
+   * command does not touch keeps its users, and one it touches joins the baseline, so their calls need no
+   * second lookup.
+   */
+  private readonly settled = new Set<string>()
   /** Every call the command touched (copied, added or removed): the index describes them as they were. */
   private readonly touched = new Set<string>()
   /** The calls as they were before the command (the base state, which its own index describes exactly). */
@@ -150,7 +156,8 @@ export class Transaction {
     const now = this.lookup()
     for (const [callRef, before] of this.baseline) {
       const call = this.state.calls.get(callRef)
-      const users = new Set([...before.keys(), ...usersOf(call)])
+      const users = new Set(before.keys())
+      for (const user of usersOf(call)) users.add(user)
       const after = new Map<string, Call | undefined>()
       for (const user of users) {
         involved.add(user)
@@ -171,11 +178,14 @@ export class Transaction {
   /**
    * The other calls of the involved users that the command did not touch: what a user can do in them may
    * have changed (transfer and merge need one ACTIVE and one HELD call), so they are diffed too, against
-   * the state before the command.
+   * the state before the command. Each user is looked at once (`settle`): its calls then stay in the
+   * baseline.
    */
   private commitUntouched(cause: StepCause): void {
+    const fresh = this.settle(this.involved)
+    if (fresh.length === 0) return
     const now = this.lookup()
-    for (const other of callsOfUsers(now, this.involved)) {
+    for (const other of callsOfUsers(now, fresh)) {
       if (this.baseline.has(other.callRef)) continue
       const users = usersOf(other).filter((user) => this.involved.has(user))
       if (users.length === 0) continue
@@ -262,10 +272,17 @@ export class Transaction {
    * and an event goes out only where a view changed.
    */
   private rememberRelated(call: CallRecord): void {
-    const users = usersOf(call)
+    const users = this.settle(usersOf(call))
     if (users.length === 0) return
     for (const other of callsOfUsers(this.lookup(), users))
       if (!this.baseline.has(other.callRef)) this.rememberViews(other)
+  }
+
+  /** Those of `users` not settled yet, settled now: the caller puts their calls in the baseline. */
+  private settle(users: Iterable<string>): string[] {
+    const fresh = [...users].filter((user) => !this.settled.has(user))
+    for (const user of fresh) this.settled.add(user)
+    return fresh
   }
 
   /** @internal the user state recorded before the first change, if any. */
