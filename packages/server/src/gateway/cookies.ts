@@ -3,14 +3,23 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 
 export const SESSION_COOKIE = 'SvcUserId'
 
-/** The value of the session cookie of a request, if any. */
+/**
+ * The value of the session cookie of a request, if any: the first `name=value` pair, between semicolons,
+ * whose trimmed name is the cookie's. Scanned in place rather than split, since every authenticated
+ * request reads it.
+ */
 export function readSessionCookie(request: FastifyRequest): string | undefined {
   const header = request.headers.cookie
   if (header === undefined) return undefined
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=')
-    if (separator === -1) continue
-    if (part.slice(0, separator).trim() === SESSION_COOKIE) return part.slice(separator + 1).trim()
+  for (let start = 0; start <= header.length; ) {
+    const semicolon = header.indexOf(';', start)
+    const end = semicolon === -1 ? header.length : semicolon
+    const separator = header.indexOf('=', start)
+    if (separator !== -1 && separator < end) {
+      if (header.slice(start, separator).trim() === SESSION_COOKIE)
+        return header.slice(separator + 1, end).trim()
+    }
+    start = end + 1
   }
   return undefined
 }

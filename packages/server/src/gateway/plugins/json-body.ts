@@ -2,8 +2,17 @@
  * JSON bodies: an empty body is accepted on every request even with a JSON content type, since real
  * clients send `Content-Type: application/json` on body-less POSTs (wire facts 1).
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
+
+/**
+ * An empty body where the route expects an object is an empty object: its required fields are then
+ * named by validation, and a change with nothing in it changes nothing.
+ */
+const emptyBodyAsObject: preValidationHookHandler = (request, _reply, done) => {
+  if (request.body === undefined) request.body = {}
+  done()
+}
 
 export const jsonBody = fp(
   async (app: FastifyInstance) => {
@@ -14,12 +23,15 @@ export const jsonBody = fp(
       if (text.trim() === '') return done(null, undefined)
       parse(request, text, done)
     })
-    // An empty body where the route expects an object is an empty object: its required fields are then
-    // named by validation, and a change with nothing in it changes nothing.
-    app.addHook('preValidation', async (request) => {
-      if (request.body !== undefined) return
-      const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined
-      if (schema?.type === 'object') request.body = {}
+    // Only the routes whose body schema is an object get the hook: the others (every GET) run none.
+    app.addHook('onRoute', (route) => {
+      const schema = route.schema?.body as { type?: unknown } | undefined
+      if (schema?.type !== 'object') return
+      const declared = route.preValidation ?? []
+      route.preValidation = [
+        emptyBodyAsObject,
+        ...(Array.isArray(declared) ? declared : [declared]),
+      ]
     })
   },
   { name: 'json-body' },

@@ -2,33 +2,44 @@
  * Resolves the session cookie of every request whose route requires an open session, restarting the
  * session timer (specification, session lifecycle: "any use of the session ... timer restarted").
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { PlatformError } from '../../platform/platform-error.js'
 import { API_V1_PATH } from '../base-urls.js'
 import { readSessionCookie } from '../cookies.js'
 import type { SessionRequirement } from '../platform.js'
 
+/**
+ * The requirement is read once per route, when it is added, and the resolver is attached to the routes
+ * that need it only: the other routes run no hook for it, and the ones that do run a callback hook, with no
+ * promise to settle (the authenticated read is the hottest path of the API: docs/performance.md).
+ * Route-level hooks run after the instance's, so the readiness check still comes first.
+ */
 export const sessionResolver = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('session', undefined)
-    app.addHook('onRequest', async (request) => {
-      if (requirementOf(request) !== 'open') return
-      const session = app.platform.sessions.use(readSessionCookie(request))
+    const { sessions } = app.platform
+    const resolveSession: onRequestHookHandler = (request, _reply, done) => {
+      const session = sessions.use(readSessionCookie(request))
       if (session === undefined)
-        throw new PlatformError(
-          'INVALID_SESSION',
-          'No valid session: log in and open a session again',
+        return done(
+          new PlatformError('INVALID_SESSION', 'No valid session: log in and open a session again'),
         )
       request.session = session
+      done()
+    }
+    app.addHook('onRoute', (route) => {
+      if (requirementOf(route) !== 'open') return
+      const declared = route.onRequest ?? []
+      route.onRequest = [resolveSession, ...(Array.isArray(declared) ? declared : [declared])]
     })
   },
   { name: 'session-resolver' },
 )
 
 /** The route's declared requirement; routes of version 1.0 need an open session unless they say otherwise. */
-function requirementOf(request: FastifyRequest): SessionRequirement {
-  const declared = request.routeOptions.config.session
+function requirementOf(route: RouteOptions): SessionRequirement {
+  const declared = route.config?.session
   if (declared !== undefined) return declared
-  return request.routeOptions.url?.startsWith(`${API_V1_PATH}/`) ? 'open' : 'none'
+  return route.url.startsWith(`${API_V1_PATH}/`) ? 'open' : 'none'
 }

@@ -90,7 +90,9 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: User, ...errorResponses(404) },
       },
     },
-    async (request) => {
+    // Synchronous: the authenticated read is the hottest path of the API, and a value returned (or an
+    // error thrown) is sent at once, with no promise to settle (docs/performance.md).
+    (request) => {
       const { user, privileged } = userFor(request, request.params.loginName)
       return directory.userView(user, privileged)
     },
