@@ -1,10 +1,12 @@
-import { EventEmitter } from 'node:events'
-import type { ServerResponse } from 'node:http'
-import { describe, expect, it } from 'vitest'
+import { EventEmitter, once } from 'node:events'
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import { connect } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
 import { MemoryEventQueue } from '../storage/memory/memory-event-queue.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
+import { SerializedEvent } from './event-router.js'
 
 /** A response whose socket accepts writes only while `accepting` is true, like a slow reader's. */
 class SlowResponse extends EventEmitter {
@@ -23,6 +25,8 @@ class SlowResponse extends EventEmitter {
     this.ended = true
   }
 }
+
+const CHUNK_STARTED_LINE = '{"eventName":"OnChannelInformation","text":"Chunk started"}'
 
 function setup(capacity = 3) {
   const response = new SlowResponse()
@@ -80,5 +84,106 @@ describe('ChunkChannel backpressure', () => {
     deliver('{"n":1}')
     expect(response.written).toHaveLength(1)
     expect(response.ended).toBe(false)
+  })
+})
+
+/** A channel on a real node:http response, read by a raw socket that keeps every byte it receives. */
+async function realChannel(capacity = 3) {
+  const queue = new MemoryEventQueue(capacity)
+  let responseWrites = 0
+  let open: (channel: ChunkChannel) => void = () => {}
+  const opened = new Promise<ChunkChannel>((resolve) => {
+    open = resolve
+  })
+  const listening = createServer((request, response) => {
+    request.resume()
+    const channel = new ChunkChannel(
+      response,
+      queue,
+      new ChunkFraming('CHUNK'),
+      new VirtualClock(),
+      0,
+      { onActivity: () => {}, onClosed: () => {} },
+    )
+    channel.open()
+    const write = response.write.bind(response) as (chunk: string | Buffer) => boolean
+    response.write = ((chunk: string | Buffer) => {
+      responseWrites++
+      return write(chunk)
+    }) as typeof response.write
+    open(channel)
+  })
+  server = listening
+  listening.listen(0, '127.0.0.1')
+  await once(listening, 'listening')
+  const { port } = listening.address() as { port: number }
+  const client = connect(port, '127.0.0.1')
+  client.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`)
+  const received: Buffer[] = []
+  client.on('data', (bytes: Buffer) => received.push(bytes))
+  const channel = await opened
+  /** What the Outlet does with an event: offer it, else queue it and flush. */
+  const deliver = (json: string) => {
+    if (channel.offer(new SerializedEvent(json))) return
+    queue.push(json)
+    channel.flush()
+  }
+  const body = () => {
+    const all = Buffer.concat(received).toString('utf8')
+    return all.slice(all.indexOf('\r\n\r\n') + 4)
+  }
+  return { channel, client, queue, deliver, body, responseWrites: () => responseWrites }
+}
+
+/** `line` and its newline as the HTTP/1.1 chunk node:http writes for it. */
+const chunk = (line: string) => `${(Buffer.byteLength(line) + 1).toString(16)}\r\n${line}\n\r\n`
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5))
+}
+
+let server: Server | undefined
+afterEach(async () => {
+  server?.closeAllConnections()
+  await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined))
+  server = undefined
+})
+
+describe('ChunkChannel on a socket', () => {
+  it('writes each event to the socket as the HTTP chunk node:http would, and ends the response', async () => {
+    const { channel, client, deliver, body, responseWrites } = await realChannel()
+    const events = ['{"n":1}', '{"n":2,"text":"été"}']
+    for (const event of events) deliver(event)
+    channel.end()
+    await once(client, 'end')
+    expect(body()).toBe(`${[CHUNK_STARTED_LINE, ...events].map(chunk).join('')}0\r\n\r\n`)
+    expect(responseWrites()).toBe(0)
+  })
+
+  it('stops writing while the socket is full and resumes on drain, from the bounded queue', async () => {
+    const { channel, client, queue, deliver, body } = await realChannel(3)
+    client.pause()
+    const padding = 'x'.repeat(64 * 1024)
+    let n = 0
+    while (queue.size === 0 && n < 2_000) deliver(`{"n":${++n},"padding":"${padding}"}`)
+    expect(queue.size).toBe(1)
+    for (let more = 0; more < 4; more++) deliver(`{"n":${++n}}`)
+    expect(queue.size).toBe(3)
+    client.resume()
+    await until(() => queue.size === 0)
+    channel.end()
+    await once(client, 'end')
+    const lines = body()
+      .split('\r\n')
+      .filter((_, index) => index % 2 === 1)
+      .join('')
+      .split('\n')
+    expect(lines.slice(-5)).toEqual([
+      '{"eventName":"OnChannelInformation","text":"2 events lost: the queue was full; resynchronize"}',
+      `{"n":${n - 2}}`,
+      `{"n":${n - 1}}`,
+      `{"n":${n}}`,
+      '',
+    ])
   })
 })

@@ -21,6 +21,17 @@ export function lostNotice(lost: number): string {
   })
 }
 
+const CRLF = Buffer.from('\r\n', 'latin1')
+
+/**
+ * `payload` as one HTTP/1.1 chunk (RFC 9112 §7.1: its size in hex, CRLF, the bytes, CRLF), the bytes
+ * node:http writes for `response.write(payload)` on a chunked response, here as one buffer.
+ */
+export function httpChunk(payload: string | Buffer): Buffer {
+  const bytes = typeof payload === 'string' ? Buffer.from(payload) : payload
+  return Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`, 'latin1'), bytes, CRLF])
+}
+
 /** Frames serialized events for one channel's mode. */
 export class ChunkFraming {
   readonly contentType: string

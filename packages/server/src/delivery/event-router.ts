@@ -5,13 +5,16 @@
  */
 import { COMPANY_WIDE_EVENTS } from '@openness/wire'
 import type { EventSink, PlatformEvent } from '../platform/ports.js'
+import { httpChunk } from './chunk-framing.js'
 
 /**
- * An event serialized once for all its subscriptions: its JSON text, and its CHUNK line encoded once on
- * first use, so that fanning it out to many channels writes one shared buffer.
+ * An event serialized once for all its subscriptions: its JSON text, and its CHUNK line encoded (and
+ * framed as an HTTP/1.1 chunk) once on first use, so that fanning it out to many channels writes one
+ * shared buffer.
  */
 export class SerializedEvent {
   private line: Buffer | undefined
+  private chunk: Buffer | undefined
 
   constructor(readonly json: string) {}
 
@@ -19,6 +22,12 @@ export class SerializedEvent {
   get chunkLine(): Buffer {
     if (this.line === undefined) this.line = Buffer.from(`${this.json}\n`)
     return this.line
+  }
+
+  /** `chunkLine` as one HTTP/1.1 chunk, for the channels that write to their socket. */
+  get httpChunk(): Buffer {
+    if (this.chunk === undefined) this.chunk = httpChunk(this.chunkLine)
+    return this.chunk
   }
 }
 
