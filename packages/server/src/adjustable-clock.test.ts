@@ -139,4 +139,16 @@ describe('AdjustableClock', () => {
     expect(() => clock.advance(Number.NaN)).toThrow(RangeError)
     expect(clock.now()).toBe(START)
   })
+
+  it('restores an offset by setting the clock forward to it, and never back', () => {
+    const clock = new AdjustableClock()
+    const fired: string[] = []
+    clock.setTimer(30_000, () => fired.push('a'))
+    clock.restore(45_000)
+    expect(clock.offsetMs).toBe(45_000)
+    expect(fired).toEqual(['a'])
+    clock.restore(10_000)
+    expect(clock.offsetMs).toBe(45_000)
+    expect(clock.now()).toBe(START + 45_000)
+  })
 })

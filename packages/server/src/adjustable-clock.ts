@@ -84,6 +84,14 @@ export class AdjustableClock implements Clock {
     for (const entry of this.#scheduled) this.#arm(entry)
   }
 
+  /**
+   * Sets the clock forward to `offsetMs` ahead of the system's time, as `advance` does, when it is behind
+   * that (a restart going on from the offset it stored); a clock already as far ahead stays as it is.
+   */
+  restore(offsetMs: number): void {
+    if (offsetMs > this.#offset) this.advance(offsetMs - this.#offset)
+  }
+
   #schedule(delayMs: number, callback: () => void, unref: boolean): Timer {
     const entry: Scheduled = {
       due: this.now() + Math.max(0, delayMs),

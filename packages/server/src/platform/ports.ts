@@ -41,6 +41,16 @@ export interface DirectoryStore {
 }
 
 /**
+ * Durable storage of how far the control plane set the service's clock ahead of the system's time
+ * (adjustable-clock.ts): the timers the call engine stores are due on that clock, so a restart goes on from it.
+ */
+export interface ClockOffsetStore {
+  /** The offset last saved, in milliseconds; 0 when none was. */
+  load(): Promise<number>
+  save(offsetMs: number): Promise<void>
+}
+
+/**
  * An event of the platform as it goes on the wire: `eventName` and its fields, with `loginName` the user it
  * is about (each user sees an event from its own side; design section 4).
  */

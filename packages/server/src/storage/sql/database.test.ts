@@ -78,6 +78,7 @@ describe('openDatabase', () => {
         expect(tables.map((table) => table.name).sort()).toStrictEqual([
           'account',
           'directory_setting',
+          'service_state',
           'telephony_call',
           'telephony_device',
           'telephony_state',
@@ -107,6 +108,40 @@ describe('openDatabase', () => {
       )
     } finally {
       await rm(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('a SQLite database, its statements prepared once', () => {
+  it('answers each query right when more distinct statements come than it keeps prepared', async () => {
+    const db = await openDatabase({ kind: 'sqlite', filename: ':memory:' })
+    try {
+      for (const round of [1, 2]) {
+        for (let n = 0; n < 300; n++) {
+          const { rows } = await sql<{
+            n: number
+            round: number
+          }>`select ${sql.lit(n)} as n, ${round} as round`.execute(db)
+          expect(rows).toEqual([{ n, round }])
+        }
+      }
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('runs the same statement again with other parameters, reading and writing', async () => {
+    const db = await openDatabase({ kind: 'sqlite', filename: ':memory:' })
+    try {
+      await sql`create table t (k integer primary key, v text)`.execute(db)
+      for (let k = 0; k < 3; k++)
+        await sql`insert into t (k, v) values (${k}, ${`v${k}`})`.execute(db)
+      for (let k = 0; k < 3; k++) {
+        const { rows } = await sql<{ v: string }>`select v from t where k = ${k}`.execute(db)
+        expect(rows).toEqual([{ v: `v${k}` }])
+      }
+    } finally {
+      await db.destroy()
     }
   })
 })

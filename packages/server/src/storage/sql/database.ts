@@ -8,10 +8,10 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
+  type SqliteDatabase,
   SqliteDialect,
   sql,
 } from 'kysely'
-import pg from 'pg'
 import type { StoredAccount } from '../../platform/directory/account.js'
 import { migrationProvider } from './migrations/index.js'
 
@@ -71,6 +71,22 @@ export type CallDatabase = {
   telephony_call: TelephonyCallTable
   telephony_device: TelephonyDeviceTable
   telephony_state: TelephonyStateTable
+}
+
+/** Values of the service by name (migration 0004); `value` holds JSON. */
+export interface ServiceStateTable {
+  name: 'clock_offset_ms'
+  value: string
+}
+
+/** The service's own table, as Kysely sees it (`serviceTables(db)`). */
+export type ServiceDatabase = {
+  service_state: ServiceStateTable
+}
+
+/** The database `openDatabase` returned, seen through the service's table (the same instance). */
+export function serviceTables(db: Kysely<DirectoryDatabase>): Kysely<ServiceDatabase> {
+  return db as unknown as Kysely<ServiceDatabase>
 }
 
 /**
@@ -153,14 +169,46 @@ function sqliteDialect(filename: string): SqliteDialect {
     database.close()
     throw error
   }
-  return new SqliteDialect({ database })
+  return new SqliteDialect({ database: preparingOnce(database) })
+}
+
+/** How many distinct statements a SQLite database keeps prepared (batches of other sizes come and go). */
+const PREPARED_STATEMENTS = 200
+
+/**
+ * The database as Kysely's SQLite driver uses it, with each distinct statement prepared once instead of
+ * at every query: preparing costs about twice what running an upsert does, and the call store runs the
+ * same few statements for every command. Kysely never iterates a statement here (no streamed queries),
+ * so one prepared statement can serve every query of its text.
+ */
+function preparingOnce(database: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    prepare(sql) {
+      let statement = statements.get(sql)
+      if (statement === undefined) {
+        statement = database.prepare(sql)
+        if (statements.size >= PREPARED_STATEMENTS) {
+          const oldest = statements.keys().next().value
+          if (oldest !== undefined) statements.delete(oldest)
+        }
+        statements.set(sql, statement)
+      }
+      return statement
+    },
+    close: () => database.close(),
+  }
 }
 
 function postgresDialect(connectionString: string, schema: string | undefined): PostgresDialect {
   if (schema !== undefined && !POSTGRES_SCHEMA_PATTERN.test(schema)) {
     throw new Error(`PostgreSQL schema "${schema}" must match ${POSTGRES_SCHEMA_PATTERN}`)
   }
-  const pool = new pg.Pool({ connectionString })
+  // pg is loaded only for a PostgreSQL target: the embedded default (SQLite) starts without it.
+  const pool = async () => {
+    const { default: pg } = await import('pg')
+    return new pg.Pool({ connectionString })
+  }
   if (schema === undefined) return new PostgresDialect({ pool })
   // The pattern above makes the name safe to splice; search_path may name a schema not yet created.
   const setSearchPath = CompiledQuery.raw(`set search_path to "${schema}"`)

@@ -3,12 +3,14 @@ import type { Migration, MigrationProvider } from 'kysely'
 import { directoryMigration } from './0001-directory.js'
 import { callsMigration } from './0002-calls.js'
 import { callDevicesMigration } from './0003-call-devices.js'
+import { serviceStateMigration } from './0004-service-state.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-directory': directoryMigration,
   '0002-calls': callsMigration,
   '0003-call-devices': callDevicesMigration,
+  '0004-service-state': serviceStateMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */
