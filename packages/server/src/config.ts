@@ -3,6 +3,7 @@
  * the service with a message naming the variable (README, "Configuration").
  */
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
 
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -21,6 +22,8 @@ export interface ServiceConfig {
   tlsKeyFile?: string
   /** SessionInfo.timeToLive, seconds. */
   sessionTtl: number
+  /** How long a verified password spares the next login a full verification, seconds; 0: never. */
+  passwordCacheTtl: number
   dataDir: string
   directoryFile: string
   databaseUrl?: string
@@ -33,6 +36,9 @@ export interface ServiceConfig {
   /** Origin of the polling URLs of event channels; defaults to the plain-HTTP listener. */
   pollingBaseUrl?: string
 }
+
+/** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
+export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:8090'
 
 /** The demo directory that ships with the service. */
 export const DEMO_DIRECTORY_FILE = fileURLToPath(
@@ -88,6 +94,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     httpPort: integer('HTTP_PORT', 8080, 0, 65535),
     httpsPort: integer('HTTPS_PORT', 8443, 0, 65535),
     sessionTtl: integer('SESSION_TTL', 300, 10, 86_400),
+    passwordCacheTtl: integer(
+      'PASSWORD_CACHE_TTL',
+      DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
+      0,
+      86_400,
+    ),
     dataDir: text('DATA_DIR') ?? './data',
     directoryFile: text('DIRECTORY_FILE') ?? DEMO_DIRECTORY_FILE,
     logLevel: (text('LOG_LEVEL') ?? 'info') as LogLevel,

@@ -4,10 +4,16 @@ import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
 import { AdjustableClock } from './adjustable-clock.js'
 import { buildApp } from './app.js'
-import { DEFAULT_CONTROL_URL } from './cli/openness-control.js'
-import { ConfigError, DEMO_DIRECTORY_FILE, loadConfig, type ServiceConfig } from './config.js'
+import {
+  ConfigError,
+  DEFAULT_CONTROL_URL,
+  DEMO_DIRECTORY_FILE,
+  loadConfig,
+  type ServiceConfig,
+} from './config.js'
 import { buildControlApp, CONTROL_PATH, type ControlPlatform } from './control/control-app.js'
 import { generateOperatorToken } from './control/operator-token.js'
+import { keptClock } from './kept-clock.js'
 import { type HttpListener, startHttpListener, startListeners } from './listeners.js'
 import { startPlatform } from './service.js'
 import { DirectoryFileError } from './storage/file/directory-file.js'
@@ -114,6 +120,7 @@ async function main(): Promise<void> {
     directoryFile: config.directoryFile,
     clock,
     sessionTtlSeconds: config.sessionTtl,
+    passwordCacheTtlSeconds: config.passwordCacheTtl,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
     ...(config.pollingBaseUrl && { pollingBaseUrl: config.pollingBaseUrl }),
@@ -122,6 +129,8 @@ async function main(): Promise<void> {
     { imported: running.imported, directoryFile: config.directoryFile },
     'directory loaded',
   )
+  // The clock goes on from where the control plane set it before a restart (docs/control-plane.md).
+  const adjustableClock = await keptClock(clock, running.clockOffsets)
   const app = await buildApp(running.platform, { logger })
   const tls =
     config.httpsPort === 0
@@ -146,7 +155,7 @@ async function main(): Promise<void> {
   logger.info({ host: config.host, ...ports, dataDir: join(config.dataDir) }, 'listening')
   const control = await startControlPlane(
     config,
-    { ...running.platform, telephony: running.telephony, adjustableClock: clock },
+    { ...running.platform, telephony: running.telephony, adjustableClock },
     logger,
   )
   process.stdout.write(banner(config, ports, tls, control?.banner))
@@ -162,6 +171,18 @@ async function main(): Promise<void> {
     await control?.app.close()
     await running.close()
     process.exit(0)
+  }
+  // Hashing the imported directory's passwords waits until the service answers (a login does not wait
+  // for more than its own account's hash); a directory that cannot be stored is fatal.
+  if (running.imported) {
+    running.completeImport().then(
+      () => logger.info('directory stored'),
+      (error: unknown) => {
+        if (stopping) return
+        logger.fatal({ err: error }, 'the imported directory could not be stored')
+        process.exit(1)
+      },
+    )
   }
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))

@@ -9,10 +9,14 @@ import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
 import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
+import {
+  DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
+  VerifiedPasswords,
+} from './platform/auth/verified-passwords.js'
 import { Directory } from './platform/directory/directory.js'
-import { importDirectory } from './platform/directory/directory-import.js'
+import { planImport } from './platform/directory/directory-import.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
-import type { Clock } from './platform/ports.js'
+import type { Clock, ClockOffsetStore } from './platform/ports.js'
 import { Readiness } from './platform/readiness.js'
 import {
   defaultGraceSeconds,
@@ -25,8 +29,14 @@ import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import { TelephonyService } from './platform/telephony/telephony-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
-import { callTables, type DatabaseTarget, openDatabase } from './storage/sql/database.js'
+import {
+  callTables,
+  type DatabaseTarget,
+  openDatabase,
+  serviceTables,
+} from './storage/sql/database.js'
 import { SqlCallStore } from './storage/sql/sql-call-store.js'
+import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
 
 /** The product this server describes itself as at the root. */
@@ -49,6 +59,11 @@ export interface PlatformOptions {
   queueCapacity?: number
   /** Lower scrypt cost for tests; production uses the default. */
   scryptCost?: ScryptCost
+  /**
+   * How long a verified password spares the next login of the account a full verification, seconds
+   * (default 600; 0: every login verifies). platform/auth/verified-passwords.ts.
+   */
+  passwordCacheTtlSeconds?: number
   /** Authentication throttling; tests use small numbers. */
   throttlePolicies?: ThrottlePolicies
   /** Overrides of the session timing derived from the time-to-live. */
@@ -62,6 +77,13 @@ export interface RunningPlatform {
   platform: GatewayPlatform
   /** Whether the directory file changed since the last start (and was imported again). */
   imported: boolean
+  /**
+   * Hashes the passwords of the import, if any, and stores it (Directory.completeImport); logins and
+   * changes do what they need of it; main.ts calls it once the service listens. close() abandons it.
+   */
+  completeImport(): Promise<void>
+  /** Where the offset of the control plane's clock is kept (kept-clock.ts), in the same database. */
+  clockOffsets: ClockOffsetStore
   /** The event router every platform event goes through (benchmarks publish on it directly). */
   events: EventRouter
   /** The call engine at work: commands, timers, the state of calls. */
@@ -80,12 +102,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
   try {
     const hasher = new PasswordHasher(options.scryptCost)
     const previous = await store.load()
-    const snapshot = await importDirectory(document, sourceDigest, previous, hasher)
-    const imported = snapshot !== previous
-    if (imported) await store.replace(snapshot)
+    // A file to import is served at once; its passwords are hashed and it is stored by completeImport.
+    const source = planImport(document, sourceDigest, previous)
     const events = new EventRouter()
-    const directory = new Directory(store, snapshot, hasher, clock, events)
-    const licenses = new LicensePool(snapshot.settings.licenses)
+    const cacheTtl = options.passwordCacheTtlSeconds ?? DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS
+    const verified = cacheTtl > 0 ? new VerifiedPasswords(clock, cacheTtl) : undefined
+    const directory = new Directory(store, source, hasher, clock, events, verified)
+    const licenses = new LicensePool(directory.settings.licenses)
     const ttl = options.sessionTtlSeconds
     const sessions = new SessionManager(directory, licenses, clock, {
       timeToLiveSeconds: ttl,
@@ -134,10 +157,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     }
     return {
       platform,
-      imported,
+      imported: source !== previous,
+      completeImport: () => directory.completeImport(),
+      clockOffsets: new SqlClockOffsetStore(serviceTables(db)),
       events,
       telephony,
       close: async () => {
+        // An import not stored yet stays so (its hashing would hold the stop for seconds): the next start
+        // imports the file again.
+        await directory.abandonImport()
         sessions.stop()
         await telephony.stop()
         await callStore.close()

@@ -8,9 +8,7 @@ import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
-
-/** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
-export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:8090'
+import { DEFAULT_CONTROL_URL } from '../config.js'
 
 const CONTROL_PATH = '/control/v1'
 

@@ -303,21 +303,20 @@ describe('importDirectory, first import', () => {
     expect(snapshot.settings.numberingPlan.exceptionRules).toEqual([])
   })
 
-  it('hashes the passwords in parallel', async () => {
+  it('hashes one password at a time, in the order of the file', async () => {
     const slow = new PasswordHasher({ N: 1024, r: 8, p: 1 })
-    let started = 0
-    let release: () => void = () => {}
-    const allStarted = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    let inFlight = 0
+    const order: string[] = []
     vi.spyOn(slow, 'hash').mockImplementation(async (password) => {
-      started += 1
-      if (started === 4) release()
-      await allStarted
+      inFlight += 1
+      order.push(password)
+      expect(inFlight).toBe(1)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      inFlight -= 1
       return `hash of ${password}`
     })
     const snapshot = await importDirectory(smallDocument(), 'digest-1', undefined, slow)
-    expect(started).toBe(4)
+    expect(order).toEqual(['demo-alice', 'demo-carol', 'demo-admin', 'demo-operator'])
     expect(snapshot.accounts.map((stored) => stored.passwordHash)).toEqual([
       'hash of demo-alice',
       'hash of demo-carol',

@@ -19,14 +19,22 @@ import {
   type DirectoryDocument,
   type DirectoryUser,
 } from './directory-file-schema.js'
+import {
+  type DirectoryImport,
+  ImportedPasswords,
+  type PasswordToHash,
+  withPasswordHashes,
+} from './imported-passwords.js'
 import { party, withoutUndefined } from './manager-assistant.js'
 
 type ConfigManagerAssistant = NonNullable<User['configManagerAssistant']>
 
 /**
  * The snapshot of `document`, read from a file whose digest is `sourceDigest`, given the snapshot
- * stored before (undefined on the first start). The same digest answers `previous` itself: nothing is
- * rebuilt nor rehashed. `document` must have passed validateDirectoryDocument.
+ * stored before (undefined on the first start), with every password hashed: what the store keeps. The
+ * same digest answers `previous` itself: nothing is rebuilt nor rehashed. `document` must have passed
+ * validateDirectoryDocument. The service imports in two steps instead (planImport, then the Directory
+ * hashes in the background); this is both steps at once.
  */
 export async function importDirectory(
   document: DirectoryDocument,
@@ -34,38 +42,56 @@ export async function importDirectory(
   previous: DirectorySnapshot | undefined,
   hasher: PasswordHasher,
 ): Promise<DirectorySnapshot> {
+  const imported = planImport(document, sourceDigest, previous)
+  if (!('snapshot' in imported)) return imported
+  const hashes = await new ImportedPasswords(imported.passwords, hasher).all()
+  return withPasswordHashes(imported.snapshot, hashes)
+}
+
+/**
+ * The import of `document` without hashing anything: its snapshot, where the accounts whose password the
+ * file gives in clear have no hash yet, and those passwords. When `previous` was imported from the same
+ * file (`sourceDigest`) there is nothing to import: `previous` itself is the answer.
+ */
+export function planImport(
+  document: DirectoryDocument,
+  sourceDigest: string,
+  previous: DirectorySnapshot | undefined,
+): DirectoryImport | DirectorySnapshot {
   if (previous?.sourceDigest === sourceDigest) return previous
 
   const settings = importSettings(document)
   const before = new Map<string, StoredAccount>()
   for (const account of previous?.accounts ?? []) before.set(accountKey(account), account)
+  const passwords: PasswordToHash[] = []
 
   const managerAssistant = managerAssistantConfigurations(document.users)
-  const users = document.users.map(async (user): Promise<StoredAccount> => {
+  const users = document.users.map((user): StoredAccount => {
     const record = userRecord(user, settings.nodeId, managerAssistant.get(user.loginName))
     const earlier = before.get(accountKey({ kind: 'USER', loginName: user.loginName }))
     return {
       kind: 'USER',
       loginName: user.loginName,
       record,
-      ...(await password(user, earlier, hasher)),
+      ...password(user, earlier, passwords),
       preferences: earlier?.preferences ?? structuredClone(user.preferences ?? {}),
     }
   })
-  const administrators = (document.administrators ?? []).map(
-    async (administrator): Promise<StoredAccount> => {
-      const loginName = administrator.loginName
-      const earlier = before.get(accountKey({ kind: 'ADMINISTRATOR', loginName }))
-      return {
-        kind: 'ADMINISTRATOR',
-        loginName,
-        record: administratorRecord(administrator),
-        ...(await password(administrator, earlier, hasher)),
-        preferences: earlier?.preferences ?? ({} satisfies UserPreferences),
-      }
-    },
-  )
-  return { sourceDigest, settings, accounts: await Promise.all([...users, ...administrators]) }
+  const administrators = (document.administrators ?? []).map((administrator): StoredAccount => {
+    const loginName = administrator.loginName
+    const earlier = before.get(accountKey({ kind: 'ADMINISTRATOR', loginName }))
+    return {
+      kind: 'ADMINISTRATOR',
+      loginName,
+      record: administratorRecord(administrator),
+      ...password(administrator, earlier, passwords),
+      preferences: earlier?.preferences ?? ({} satisfies UserPreferences),
+    }
+  })
+  return {
+    snapshot: { sourceDigest, settings, accounts: [...users, ...administrators] },
+    passwords,
+  }
 }
 
 /** An account is the same account when both its kind and its login name are the same. */
@@ -75,13 +101,14 @@ function accountKey(account: Pick<StoredAccount, 'kind' | 'loginName'>): string 
 
 /**
  * The password part of an account: a password changed through the API stays; else the file's hash;
- * else the file's password, under the earlier hash when that one still verifies it; else none.
+ * else none yet, the file's password joining `toHash` (with the earlier hash, kept when it still verifies
+ * it); else none.
  */
-async function password(
+function password(
   account: DirectoryUser | DirectoryAdministrator,
   earlier: StoredAccount | undefined,
-  hasher: PasswordHasher,
-): Promise<{ passwordHash?: string; passwordChangedAt?: string }> {
+  toHash: PasswordToHash[],
+): { passwordHash?: string; passwordChangedAt?: string } {
   if (earlier?.passwordChangedAt !== undefined) {
     return withoutUndefined({
       passwordHash: earlier.passwordHash,
@@ -89,14 +116,14 @@ async function password(
     })
   }
   if (account.passwordHash !== undefined) return { passwordHash: account.passwordHash }
-  if (account.password === undefined) return {}
-  if (
-    earlier?.passwordHash !== undefined &&
-    (await hasher.verify(account.password, earlier.passwordHash))
-  ) {
-    return { passwordHash: earlier.passwordHash }
+  if (account.password !== undefined) {
+    toHash.push({
+      loginName: account.loginName,
+      password: account.password,
+      ...(earlier?.passwordHash !== undefined && { earlierHash: earlier.passwordHash }),
+    })
   }
-  return { passwordHash: await hasher.hash(account.password) }
+  return {}
 }
 
 function importSettings(document: DirectoryDocument): DirectorySettings {

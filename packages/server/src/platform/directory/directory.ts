@@ -13,12 +13,18 @@ import type {
   UserType,
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
+import type { VerifiedPasswords } from '../auth/verified-passwords.js'
 import type { Clock, DirectorySnapshot, DirectoryStore, EventSink } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserAccount } from './account.js'
 import { AccountChanges, SETTABLE_CLIR_MODES } from './account-changes.js'
 import type { DirectoryChange } from './directory-change.js'
 import type { DirectoryDevice, DirectoryUserView } from './directory-file-schema.js'
 import { DirectoryProvisioning } from './directory-provisioning.js'
+import {
+  type DirectoryImport,
+  ImportedPasswords,
+  withPasswordHashes,
+} from './imported-passwords.js'
 import { userEntry } from './user-entry.js'
 
 export type { UserAccount } from './account.js'
@@ -44,14 +50,29 @@ export class Directory {
   private readonly accountChanges: AccountChanges
   /** The tail of the queue of changes: each change runs alone, on the state the previous one left. */
   private queue: Promise<unknown> = Promise.resolve()
+  /** The import the directory started from while it is not stored yet; see {@link completeImport}. */
+  private importing: { imported: DirectoryImport; passwords: ImportedPasswords } | undefined
+  private importCompleted: Promise<void> | undefined
 
+  /**
+   * Starts from `source`: the directory as stored, or an import not stored yet whose passwords are still
+   * to hash (the accounts concerned cannot log in until theirs is: a login waits for it).
+   */
   constructor(
     private readonly store: DirectoryStore,
-    snapshot: DirectorySnapshot,
+    source: DirectorySnapshot | DirectoryImport,
     private readonly hasher: PasswordHasher,
     clock: Clock,
     private readonly events: EventSink,
+    /** Passwords verified lately, which a login then need not verify again (none: every login verifies). */
+    private readonly verified?: VerifiedPasswords,
   ) {
+    const snapshot = 'snapshot' in source ? source.snapshot : source
+    if ('snapshot' in source)
+      this.importing = {
+        imported: source,
+        passwords: new ImportedPasswords(source.passwords, hasher),
+      }
     this.settings = snapshot.settings
     for (const account of snapshot.accounts) this.index(account)
     this.provisioning = new DirectoryProvisioning(this, hasher)
@@ -160,8 +181,45 @@ export class Directory {
   /** The account when `password` is its password, else undefined; the same time for unknown accounts. */
   async verifyPassword(loginName: string, password: string): Promise<StoredAccount | undefined> {
     const account = this.findAccount(loginName)
-    const matches = await this.hasher.verify(password, account?.passwordHash)
-    return matches ? account : undefined
+    const imported = this.importing?.passwords.hashOf(loginName)
+    const hash = imported === undefined ? account?.passwordHash : await imported
+    if (hash !== undefined && this.verified?.has(hash, password)) return account
+    const matches = await this.hasher.verify(password, hash)
+    if (!matches) return undefined
+    if (hash !== undefined) this.verified?.remember(hash, password)
+    return account
+  }
+
+  /**
+   * Completes the import the directory started from, if any: hashes the file's passwords still to hash
+   * and stores the whole directory in one transaction, before any change runs (a change completes it
+   * first). Until then the store holds the directory as it was before, so a start cut short imports the
+   * file again. The service calls it once it listens, so that hashing does not delay it.
+   */
+  completeImport(): Promise<void> {
+    const importing = this.importing
+    if (importing === undefined) return Promise.resolve()
+    this.importCompleted ??= this.enqueue(async () => {
+      const snapshot = withPasswordHashes(
+        importing.imported.snapshot,
+        await importing.passwords.all(),
+      )
+      await this.store.replace(snapshot)
+      for (const account of snapshot.accounts) this.index(account)
+      this.importing = undefined
+    })
+    return this.importCompleted
+  }
+
+  /**
+   * Gives up completing the import (the service is stopping): no more hashes start, what is not stored
+   * stays so, and completeImport fails with ImportAbandonedError; the next start imports the file again.
+   */
+  async abandonImport(): Promise<void> {
+    const importing = this.importing
+    if (importing === undefined) return
+    importing.passwords.abandon()
+    await this.importCompleted?.catch(() => undefined)
   }
 
   /** The stored user in the directory file's format, without its password. */
@@ -176,6 +234,7 @@ export class Directory {
 
   /** Changes an account's password after checking the old one. */
   async changePassword(loginName: string, oldPassword: string, newPassword: string): Promise<void> {
+    await this.completeImport()
     const verified = await this.accountChanges.verifyPasswordChange(
       loginName,
       oldPassword,
@@ -226,7 +285,10 @@ export class Directory {
    * each account stored and indexed, then each event published.
    */
   private change<T>(plan: () => DirectoryChange<T>): Promise<T> {
-    const done = this.queue.then(async () => {
+    // A change needs the import stored first; it fails when storing the import did.
+    const imported = this.completeImport()
+    return this.enqueue(async () => {
+      await imported
       const change = plan()
       if (change.delete !== undefined) {
         await this.store.deleteAccount(change.delete)
@@ -239,6 +301,11 @@ export class Directory {
       for (const event of change.events) this.events.publish(event)
       return change.result
     })
+  }
+
+  /** Runs `task` once every task queued before it is done, whether they succeeded or not. */
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const done = this.queue.then(task)
     this.queue = done.then(
       () => undefined,
       () => undefined,

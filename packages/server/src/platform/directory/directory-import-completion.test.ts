@@ -1,0 +1,213 @@
+/**
+ * A directory started from an import not stored yet (the service's first start): it answers at once,
+ * hashes a password when its account logs in, and stores the whole import, every password hashed,
+ * before any change (Directory.completeImport).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openDatabase } from '../../storage/sql/database.js'
+import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
+import { PasswordHasher } from '../auth/password-hasher.js'
+import type { Clock, DirectorySnapshot, PlatformEvent } from '../ports.js'
+import type { UserAccount } from './account.js'
+import { Directory } from './directory.js'
+import type { DirectoryDocument } from './directory-file-schema.js'
+import { planImport } from './directory-import.js'
+import { type DirectoryImport, ImportAbandonedError } from './imported-passwords.js'
+
+const clock: Clock = {
+  now: () => Date.UTC(2026, 0, 1),
+  setTimer: () => ({ cancel: () => {} }),
+  sleep: async () => {},
+}
+
+function document(): DirectoryDocument {
+  const user = (loginName: string, extension: string) => ({
+    loginName,
+    password: `demo-${loginName}`,
+    salutation: 'MR' as const,
+    firstName: loginName,
+    lastName: 'Test',
+    type: 'STANDARD' as const,
+    companyPhone: extension,
+    apiRights: ['TELEPHONY_BASIC' as const],
+    devices: [{ type: 'DESKPHONE' as const, id: extension, role: 'MAIN' as const }],
+  })
+  return {
+    company: { name: 'Test Corp' },
+    numberingPlan: {
+      countryCode: 'FR',
+      externalPrefix: '0',
+      addPfxForNbLength: 4,
+      extensionLength: 4,
+    },
+    licenses: { TELEPHONY_BASIC: 10, TELEPHONY_ADVANCED: 5, MESSAGING: 5, CONFERENCING: 1 },
+    languages: { gui: ['en', 'fr'], tui: ['en'] },
+    users: [user('alice', '1001'), user('bob', '1002')],
+    administrators: [{ loginName: 'admin', password: 'demo-admin', supervisor: true }],
+  }
+}
+
+function imported(): DirectoryImport {
+  const source = planImport(document(), 'digest-1', undefined)
+  if (!('snapshot' in source)) throw new Error('nothing imported')
+  return source
+}
+
+let hasher: PasswordHasher
+let store: SqlDirectoryStore
+let events: PlatformEvent[]
+let directory: Directory
+
+beforeEach(async () => {
+  hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 })
+  store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
+  events = []
+  directory = new Directory(store, imported(), hasher, clock, {
+    publish: (e) => void events.push(e),
+  })
+})
+
+afterEach(async () => {
+  await store.close()
+})
+
+async function stored(): Promise<DirectorySnapshot> {
+  const snapshot = await store.load()
+  if (snapshot === undefined) throw new Error('nothing stored')
+  return snapshot
+}
+
+/** The stored account `loginName` (the store answers accounts in its own order). */
+function storedAccount(snapshot: DirectorySnapshot, loginName: string) {
+  return snapshot.accounts.find((account) => account.loginName === loginName)
+}
+
+const alice = () => directory.findUser('alice') as UserAccount
+
+describe('planImport', () => {
+  it('leaves the passwords given in clear to hash, their accounts without a hash', () => {
+    const { snapshot, passwords } = imported()
+    expect(passwords).toEqual([
+      { loginName: 'alice', password: 'demo-alice' },
+      { loginName: 'bob', password: 'demo-bob' },
+      { loginName: 'admin', password: 'demo-admin' },
+    ])
+    expect(snapshot.accounts.map((account) => account.passwordHash)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
+  })
+
+  it('answers the previous snapshot itself when the file did not change', () => {
+    const previous = { ...imported().snapshot }
+    expect(planImport(document(), 'digest-1', previous)).toBe(previous)
+  })
+})
+
+describe('a directory started from an import', () => {
+  it('serves the accounts at once, having hashed and stored nothing', async () => {
+    const hash = vi.spyOn(hasher, 'hash')
+    expect(alice().record.companyPhone).toBe('1001')
+    expect(directory.findAccount('admin')?.kind).toBe('ADMINISTRATOR')
+    expect(await store.load()).toBeUndefined()
+    expect(hash).not.toHaveBeenCalled()
+  })
+
+  it('hashes the password of the account that logs in, once, and only that one', async () => {
+    const hash = vi.spyOn(hasher, 'hash')
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBe(alice())
+    expect(await directory.verifyPassword('alice', 'wrong')).toBeUndefined()
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBe(alice())
+    expect(hash).toHaveBeenCalledTimes(1)
+    expect(hash).toHaveBeenCalledWith('demo-alice')
+    expect(await directory.verifyPassword('nobody', 'demo-alice')).toBeUndefined()
+    expect(await store.load()).toBeUndefined()
+  })
+
+  it('stores the whole import with every password hashed, once, when completed', async () => {
+    const replace = vi.spyOn(store, 'replace')
+    await Promise.all([directory.completeImport(), directory.completeImport()])
+    await directory.completeImport()
+    expect(replace).toHaveBeenCalledTimes(1)
+    const snapshot = await stored()
+    expect(snapshot.sourceDigest).toBe('digest-1')
+    expect(snapshot.accounts.map((account) => account.loginName).sort()).toEqual([
+      'admin',
+      'alice',
+      'bob',
+    ])
+    for (const account of snapshot.accounts) {
+      expect(await hasher.verify(`demo-${account.loginName}`, account.passwordHash)).toBe(true)
+      expect(directory.findAccount(account.loginName)).toStrictEqual(account)
+    }
+    expect(await directory.verifyPassword('bob', 'demo-bob')).toBe(directory.findUser('bob'))
+  })
+
+  it('keeps the hash a login computed before the import was completed', async () => {
+    await directory.verifyPassword('alice', 'demo-alice')
+    const hash = vi.spyOn(hasher, 'hash')
+    await directory.completeImport()
+    expect(hash.mock.calls.map(([password]) => password)).toEqual(['demo-bob', 'demo-admin'])
+  })
+
+  it('stores the import before a change, and the change after it', async () => {
+    await directory.updatePreferences(alice(), { guiLanguage: 'en' })
+    const snapshot = await stored()
+    expect(storedAccount(snapshot, 'alice')?.preferences).toEqual({ guiLanguage: 'en' })
+    expect(await hasher.verify('demo-bob', storedAccount(snapshot, 'bob')?.passwordHash)).toBe(true)
+    expect(events.map((event) => event.eventName)).toEqual(['OnPreferencesChanged'])
+  })
+
+  it('changes a password the file gave in clear: the old one verified, the new one stored', async () => {
+    await directory.changePassword('alice', 'demo-alice', 'a-new-secret')
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBeUndefined()
+    expect(await directory.verifyPassword('alice', 'a-new-secret')).toBe(alice())
+    const snapshot = await stored()
+    const hash = storedAccount(snapshot, 'alice')?.passwordHash
+    expect(await hasher.verify('a-new-secret', hash)).toBe(true)
+  })
+
+  it('refuses every change when the import could not be stored, changing nothing', async () => {
+    const failure = new Error('disk full')
+    vi.spyOn(store, 'replace').mockRejectedValue(failure)
+    await expect(directory.completeImport()).rejects.toBe(failure)
+    await expect(directory.updatePreferences(alice(), { guiLanguage: 'en' })).rejects.toBe(failure)
+    expect(alice().preferences).toEqual({})
+    expect(events).toEqual([])
+    expect(await store.load()).toBeUndefined()
+  })
+})
+
+describe('a directory stopping before its import is stored', () => {
+  it('starts no more hashes, stores nothing, and refuses changes', async () => {
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const hashed: string[] = []
+    vi.spyOn(hasher, 'hash').mockImplementation(async (password) => {
+      hashed.push(password)
+      await held
+      return `hash of ${password}`
+    })
+    const completed = directory.completeImport()
+    await vi.waitFor(() => expect(hashed).toEqual(['demo-alice']))
+    const abandoned = directory.abandonImport()
+    release()
+    await abandoned
+    await expect(completed).rejects.toBeInstanceOf(ImportAbandonedError)
+    expect(hashed).toEqual(['demo-alice'])
+    expect(await store.load()).toBeUndefined()
+    await expect(
+      directory.updatePreferences(alice(), { guiLanguage: 'en' }),
+    ).rejects.toBeInstanceOf(ImportAbandonedError)
+  })
+
+  it('has nothing to abandon once the import is stored', async () => {
+    await directory.completeImport()
+    await directory.abandonImport()
+    await directory.updatePreferences(alice(), { guiLanguage: 'en' })
+    expect(alice().preferences).toEqual({ guiLanguage: 'en' })
+  })
+})

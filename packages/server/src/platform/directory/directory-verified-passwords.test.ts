@@ -1,0 +1,112 @@
+/** Directory.verifyPassword with VerifiedPasswords: a password verified lately is not verified again. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openDatabase } from '../../storage/sql/database.js'
+import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
+import { PasswordHasher } from '../auth/password-hasher.js'
+import { VerifiedPasswords } from '../auth/verified-passwords.js'
+import type { Clock } from '../ports.js'
+import { Directory } from './directory.js'
+import type { DirectoryDocument } from './directory-file-schema.js'
+import { importDirectory } from './directory-import.js'
+
+let now = 0
+const clock: Clock = {
+  now: () => now,
+  setTimer: () => ({ cancel: () => {} }),
+  sleep: async () => {},
+}
+
+const document = (): DirectoryDocument => ({
+  company: { name: 'Test Corp' },
+  numberingPlan: {
+    countryCode: 'FR',
+    externalPrefix: '0',
+    addPfxForNbLength: 4,
+    extensionLength: 4,
+  },
+  licenses: { TELEPHONY_BASIC: 10, TELEPHONY_ADVANCED: 5, MESSAGING: 5, CONFERENCING: 1 },
+  languages: { gui: ['en'], tui: ['en'] },
+  users: [
+    {
+      loginName: 'alice',
+      password: 'demo-alice',
+      salutation: 'MRS',
+      firstName: 'Alice',
+      lastName: 'Martin',
+      type: 'STANDARD',
+      companyPhone: '1001',
+      apiRights: ['TELEPHONY_BASIC'],
+      devices: [{ type: 'DESKPHONE', id: '1001', role: 'MAIN' }],
+    },
+  ],
+})
+
+let hasher: PasswordHasher
+let store: SqlDirectoryStore
+
+beforeEach(async () => {
+  now = Date.UTC(2026, 0, 1)
+  hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 })
+  store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
+})
+
+afterEach(async () => {
+  await store.close()
+})
+
+async function directoryWith(verified: VerifiedPasswords | undefined): Promise<Directory> {
+  const snapshot = await importDirectory(document(), 'digest', undefined, hasher)
+  await store.replace(snapshot)
+  return new Directory(store, snapshot, hasher, clock, { publish: () => {} }, verified)
+}
+
+describe('Directory.verifyPassword with verified passwords kept for 60 s', () => {
+  it('verifies a password once, then answers the same account without scrypt', async () => {
+    const directory = await directoryWith(new VerifiedPasswords(clock, 60))
+    const verify = vi.spyOn(hasher, 'verify')
+    const alice = directory.findUser('alice')
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBe(alice)
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBe(alice)
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBe(alice)
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+
+  it('verifies a wrong password in full every time, and refuses it', async () => {
+    const directory = await directoryWith(new VerifiedPasswords(clock, 60))
+    await directory.verifyPassword('alice', 'demo-alice')
+    const verify = vi.spyOn(hasher, 'verify')
+    expect(await directory.verifyPassword('alice', 'wrong')).toBeUndefined()
+    expect(await directory.verifyPassword('alice', 'wrong')).toBeUndefined()
+    expect(await directory.verifyPassword('bob', 'demo-alice')).toBeUndefined()
+    expect(verify).toHaveBeenCalledTimes(3)
+  })
+
+  it('refuses the old password at once after a password change', async () => {
+    const directory = await directoryWith(new VerifiedPasswords(clock, 60))
+    await directory.verifyPassword('alice', 'demo-alice')
+    await directory.changePassword('alice', 'demo-alice', 'a-new-secret')
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBeUndefined()
+    expect(await directory.verifyPassword('alice', 'a-new-secret')).toBe(
+      directory.findUser('alice'),
+    )
+  })
+
+  it('verifies in full again once the 60 s are over', async () => {
+    const directory = await directoryWith(new VerifiedPasswords(clock, 60))
+    await directory.verifyPassword('alice', 'demo-alice')
+    now += 60_000
+    const verify = vi.spyOn(hasher, 'verify')
+    expect(await directory.verifyPassword('alice', 'demo-alice')).toBe(directory.findUser('alice'))
+    expect(verify).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('Directory.verifyPassword without verified passwords', () => {
+  it('verifies every login in full', async () => {
+    const directory = await directoryWith(undefined)
+    const verify = vi.spyOn(hasher, 'verify')
+    await directory.verifyPassword('alice', 'demo-alice')
+    await directory.verifyPassword('alice', 'demo-alice')
+    expect(verify).toHaveBeenCalledTimes(2)
+  })
+})
