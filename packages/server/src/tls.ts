@@ -6,7 +6,6 @@ import { X509Certificate } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { generate } from 'selfsigned'
 import { ConfigError } from './config.js'
 
 /** A certificate and key in PEM, with the certificate's SHA-256 fingerprint. */
@@ -64,6 +63,8 @@ export async function loadTlsMaterial(options: {
   const host = hostname()
   const notBeforeDate = new Date(Date.now() - 60_000)
   const notAfterDate = new Date(notBeforeDate.getTime() + 825 * 86_400_000)
+  // Loaded only to make a certificate: a start that reuses or is given one does without it.
+  const { generate } = await import('selfsigned')
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     keyType: 'ec',
     curve: 'P-256',
