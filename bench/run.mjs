@@ -96,7 +96,9 @@ class Shared {
     const key = directoryFile ?? 'demo'
     if (!this.templates.has(key)) {
       const template = this.tempDir('openness-bench-template-')
-      const service = await startService({ dataDir: template, directoryFile })
+      const service = await startService({ dataDir: template, directoryFile, logLevel: 'info' })
+      // Stopping before the import is stored would leave it to import again at every start.
+      await service.untilLogged('directory stored')
       await service.stop()
       this.templates.set(key, template)
     }

@@ -2,13 +2,15 @@
 // holds every request as an open chunked response after a `Chunk started` line, and fans an event out
 // to all of them by writing one line serialized once. Same IPC protocol as bench/servers/channel-server.mjs.
 // BARE_PAYLOAD=buffer writes the line as one Buffer instead of a string (skips the per-response
-// UTF-8 encoding).
+// UTF-8 encoding); BARE_PAYLOAD=framed writes it framed once as an HTTP/1.1 chunk straight to every
+// response's socket, as the service's channels do (skips node:http's per-write cork, chunk-size
+// formatting and next-tick uncork). The default, response.write(string), is the baseline.
 import { createServer } from 'node:http'
 import { setImmediate as tick } from 'node:timers/promises'
 import { benchEvent, forcedGcMemory, onCommands } from '../lib/ipc.mjs'
 
 const CHUNK_STARTED = `${JSON.stringify({ eventName: 'OnChannelInformation', text: 'Chunk started' })}\n`
-const asBuffer = process.env.BARE_PAYLOAD === 'buffer'
+const payload = process.env.BARE_PAYLOAD ?? 'string'
 const open = new Set()
 
 const server = createServer((request, response) => {
@@ -29,8 +31,13 @@ onCommands({
     const published = benchEvent(seq)
     const start = performance.now()
     const text = `${JSON.stringify(published)}\n`
-    const line = asBuffer ? Buffer.from(text) : text
-    for (const response of open) response.write(line)
+    if (payload === 'framed') {
+      const chunk = Buffer.from(`${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`)
+      for (const response of open) response.socket.write(chunk)
+    } else {
+      const line = payload === 'buffer' ? Buffer.from(text) : text
+      for (const response of open) response.write(line)
+    }
     const fanOutMs = performance.now() - start
     // Node corks each response's socket and writes it on the next tick: the writes end here.
     await tick()

@@ -3,18 +3,19 @@
 // benchmarks set it up with (log in, open a session).
 import { randomBytes, scryptSync } from 'node:crypto'
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { spawnTracked } from './children.mjs'
+import { exchange } from './http.mjs'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-export const MAIN = join(ROOT, 'packages/server/dist/main.js')
+export const MAIN = join(ROOT, 'packages/server/dist/main.bundle.js')
 export const DEMO_DIRECTORY = join(ROOT, 'packages/server/directory/demo-directory.yaml')
 
-/** The demo directory's users (STANDARD accounts, password `demo-<login>`). */
+/** The demo directory's users (password `demo-<login>`). */
 export const DEMO_USERS = [
   'alice',
   'bob',
@@ -49,44 +50,9 @@ export function freePort() {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 })
 
-/** One HTTP exchange on 127.0.0.1; resolves with status, headers and the body (parsed when JSON). */
-export function http(port, method, path, { cookie, body, headers = {}, timeoutMs = 30_000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        timeout: timeoutMs,
-        headers: {
-          ...headers,
-          ...(cookie && { cookie }),
-          ...(payload !== undefined && { 'content-type': 'application/json' }),
-        },
-      },
-      (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk) => {
-          text += chunk
-        })
-        res.on('end', () => {
-          let parsed = text
-          if (String(res.headers['content-type']).includes('json') && text !== '')
-            parsed = JSON.parse(text)
-          resolve({ status: res.statusCode, headers: res.headers, body: parsed, text })
-        })
-      },
-    )
-    req.on('timeout', () =>
-      req.destroy(new Error(`${method} ${path}: no answer in ${timeoutMs} ms`)),
-    )
-    req.on('error', reject)
-    req.end(payload)
-  })
+/** One HTTP exchange on 127.0.0.1 on the runner's agent (bench/lib/http.mjs); 30 s at most by default. */
+export function http(port, method, path, { timeoutMs = 30_000, ...options } = {}) {
+  return exchange({ port, method, path, agent, timeoutMs, ...options })
 }
 
 /** Authenticates `loginName` (password `demo-<login>`) and opens a session; returns the cookie. */
@@ -129,8 +95,10 @@ export async function waitUntilUp(port, { deadlineMs = 120_000, intervalMs = 5, 
 
 /**
  * Starts `node packages/server/dist/main.js` on a free port over `dataDir` and waits until it answers.
- * `directoryFile` undefined keeps the embedded default (the demo directory). Resolves with the port,
- * the start-up time (spawn to first 200, ms), the log lines it printed, and `stop()`.
+ * `directoryFile` undefined keeps the embedded default (the demo directory). With `allListeners` the
+ * HTTPS listener (its development certificate made on a cold data directory) and the control plane start
+ * too, on free ports, as by default; else the plain-HTTP listener alone. Resolves with the port, the
+ * start-up time (spawn to first 200, ms), the log lines it printed, and `stop()`.
  */
 export async function startService({
   dataDir,
@@ -138,8 +106,10 @@ export async function startService({
   logLevel = 'warn',
   execArgv = [],
   env = {},
+  allListeners = false,
 }) {
   const port = await freePort()
+  const [httpsPort, controlPort] = allListeners ? [await freePort(), await freePort()] : [0, 0]
   const lines = []
   const started = performance.now()
   const startedAt = Date.now()
@@ -149,8 +119,8 @@ export async function startService({
       ...process.env,
       HOST: '127.0.0.1',
       HTTP_PORT: String(port),
-      HTTPS_PORT: '0',
-      CONTROL_PORT: '0',
+      HTTPS_PORT: String(httpsPort),
+      CONTROL_PORT: String(controlPort),
       DATA_DIR: dataDir,
       LOG_LEVEL: logLevel,
       ...(directoryFile && { DIRECTORY_FILE: directoryFile }),
@@ -181,6 +151,17 @@ export async function startService({
       startupMs: up - started,
       startedAt,
       logs: () => lines.map(({ line }) => JSON.parse(line)),
+      /** Resolves with the first log entry whose msg is `msg` (logLevel must let it through). */
+      untilLogged: async (msg, timeoutMs = 60_000) => {
+        const deadline = performance.now() + timeoutMs
+        for (;;) {
+          const found = lines.map(({ line }) => JSON.parse(line)).find((entry) => entry.msg === msg)
+          if (found) return found
+          if (child.exitCode !== null || performance.now() > deadline)
+            throw new Error(`the service did not log '${msg}' within ${timeoutMs} ms`)
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+      },
       stop: async () => {
         if (child.exitCode === null) child.kill('SIGTERM')
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)

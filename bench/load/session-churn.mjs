@@ -5,34 +5,10 @@
 //   ← { cmd: 'round', id, port, logins, durationMs }
 //   → { cycles, seconds, failures, lastFailure, steps: { authenticate: { p50, p99, max }, … } }
 // A worker ends the cycle it is in when the time is up; failed cycles are counted, not retried.
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
+import { exchange } from '../lib/http.mjs'
 import { onCommands } from '../lib/ipc.mjs'
 import { latencySummary } from '../lib/stats.mjs'
-
-function exchange(agent, port, method, path, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-      },
-      (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk) => {
-          text += chunk
-        })
-        res.on('end', () => resolve({ status: res.statusCode, text }))
-      },
-    )
-    req.on('error', reject)
-    req.end(body === undefined ? undefined : JSON.stringify(body))
-  })
-}
 
 const STEPS = ['authenticate', 'open', 'read', 'close']
 
@@ -40,7 +16,7 @@ async function cycle(agent, port, login, times) {
   const basic = `Basic ${Buffer.from(`${login}:demo-${login}`).toString('base64')}`
   const step = async (name, expected, method, path, headers, body) => {
     const start = performance.now()
-    const answer = await exchange(agent, port, method, path, headers, body)
+    const answer = await exchange({ port, method, path, agent, headers, body })
     times[name].push(performance.now() - start)
     if (answer.status !== expected)
       throw new Error(`${name} ${login}: HTTP ${answer.status} ${answer.text.slice(0, 200)}`)
@@ -49,7 +25,7 @@ async function cycle(agent, port, login, times) {
   const auth = await step('authenticate', 200, 'GET', '/api/rest/authenticate?version=1.0', {
     authorization: basic,
   })
-  const cookie = `SvcUserId=${JSON.parse(auth.text).credential}`
+  const cookie = `SvcUserId=${auth.body.credential}`
   await step(
     'open',
     200,

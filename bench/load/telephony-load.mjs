@@ -7,6 +7,7 @@
 //   ← { cmd: 'setup', id, port, pairs }          logs the users in, opens their channels
 //   ← { cmd: 'round', id, durationMs }  → { cycles, seconds, latencies: { p50, p99, max } }
 import { Agent, request } from 'node:http'
+import { exchange } from '../lib/http.mjs'
 import { onCommands } from '../lib/ipc.mjs'
 import { latencySummary } from '../lib/stats.mjs'
 
@@ -29,42 +30,8 @@ let port
 let pairs = []
 let users = []
 
-/** One HTTP exchange; resolves with status, headers and parsed body. */
-function http(method, path, { cookie, body, headers = {} } = {}) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body)
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: {
-          ...headers,
-          ...(cookie && { cookie }),
-          ...(payload !== undefined && { 'content-type': 'application/json' }),
-        },
-      },
-      (res) => {
-        let text = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk) => {
-          text += chunk
-        })
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode,
-            headers: res.headers,
-            body: text === '' ? undefined : JSON.parse(text),
-          }),
-        )
-      },
-    )
-    req.on('error', reject)
-    req.end(payload)
-  })
-}
+/** One HTTP exchange on the loader's agent (bench/lib/http.mjs). */
+const http = (method, path, options = {}) => exchange({ port, method, path, agent, ...options })
 
 /** A chunk channel: calls `onEvent` with each parsed line. */
 function openChannel(url, onEvent) {

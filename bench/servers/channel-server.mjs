@@ -3,6 +3,7 @@
 //   → { type: 'ready', port }                    once the HTTP listener is bound on 127.0.0.1
 //   ← { cmd: 'memory', id }   → { type: 'memory', id, usage }   process.memoryUsage() after a forced GC
 //   ← { cmd: 'publish', id, seq } → { type: 'publish', id, seq, bytes, fanOutMs, flushedMs }
+//        (flushedMs: from publish to the last socket write() returned)
 //   ← { cmd: 'stats', id }    → { type: 'stats', id, openChannels, subscriptions }
 //   ← { cmd: 'now', id }      → { type: 'now', id, now }        for the clock check
 //   ← { cmd: 'exit' }
@@ -40,7 +41,8 @@ onCommands({
     const start = performance.now()
     sink.publish(published)
     const fanOutMs = performance.now() - start
-    // Node corks each response's socket and writes it on the next tick: the writes end here.
+    // The channels write their events to their sockets during publish(); what goes through
+    // response.write (a channel behind on its queue) is written on the next tick: the writes end here.
     await tick()
     const flushedMs = performance.now() - start
     return { seq, bytes: Buffer.byteLength(JSON.stringify(published)) + 1, fanOutMs, flushedMs }
