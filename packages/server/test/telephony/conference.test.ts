@@ -215,15 +215,7 @@ describe('conference participants', () => {
     // Found by the property test (seed 287465845): alice in the call on her softphone, dave adds her desk
     // phone; had it rung, her hanging up the softphone would have turned her ACTIVE call RINGING_INCOMING.
     const world = new FeatureWorld()
-    const callRef = world.call('dave', '1001')
-    world.run({
-      type: 'pickup',
-      loginName: 'alice',
-      deviceId: ALICE_SOFTPHONE,
-      otherCallRef: callRef,
-      otherPhoneNumber: '1001',
-      autoAnswer: true,
-    })
+    const callRef = world.callAliceOnSoftphone('dave')
     expect(connections(world.state, callRef)).toEqual(['1004:ACTIVE', `${ALICE_SOFTPHONE}:ACTIVE`])
     world.refuses(
       { type: 'addParticipant', loginName: 'dave', callRef, callee: '1001' },

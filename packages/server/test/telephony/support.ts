@@ -245,6 +245,20 @@ export class FeatureWorld extends World {
     expect(JSON.stringify(this.state)).toBe(before)
   }
 
+  /** A call from `from`'s device to alice's desk phone 1001, picked up and answered on her softphone. */
+  callAliceOnSoftphone(from: string): string {
+    const callRef = this.call(from, '1001')
+    this.run({
+      type: 'pickup',
+      loginName: 'alice',
+      deviceId: ALICE_SOFTPHONE,
+      otherCallRef: callRef,
+      otherPhoneNumber: '1001',
+      autoAnswer: true,
+    })
+    return callRef
+  }
+
   /** Moves the clock on by `ms`, running the timers that fall due in order; returns their events. */
   advance(ms: number): PlatformEvent[] {
     const until = this.now + ms

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { allCalls, callOf, withCalls } from '../../src/platform/telephony/telephony-state.js'
-import { ALICE_SOFTPHONE, connections, FeatureWorld, OUTSIDE, seen, World } from './support.js'
+import { connections, FeatureWorld, OUTSIDE, seen, World } from './support.js'
 
 /** alice (1001) talks to bob (1002), puts him on hold by calling carol (1003), and carol answers. */
 function consulted(world: World): { held: string; consult: string } {
@@ -317,15 +317,7 @@ describe('blind transfer', () => {
 
   it('is refused towards a user already in the call on another of their devices, changing nothing', () => {
     const world = new FeatureWorld()
-    const callRef = world.call('bob', '1001')
-    world.run({
-      type: 'pickup',
-      loginName: 'alice',
-      deviceId: ALICE_SOFTPHONE,
-      otherCallRef: callRef,
-      otherPhoneNumber: '1001',
-      autoAnswer: true,
-    })
+    const callRef = world.callAliceOnSoftphone('bob')
     world.refuses(
       { type: 'blindTransfer', loginName: 'bob', callRef, transferTo: '1001' },
       'BAD_PARAMETER',

@@ -4,13 +4,13 @@
  * before any change (Directory.completeImport).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { testDocument } from '../../../test/support/directory-documents.js'
 import { openDatabase } from '../../storage/sql/database.js'
 import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import type { Clock, DirectorySnapshot, PlatformEvent } from '../ports.js'
 import type { UserAccount } from './account.js'
 import { Directory } from './directory.js'
-import type { DirectoryDocument } from './directory-file-schema.js'
 import { planImport } from './directory-import.js'
 import { type DirectoryImport, ImportAbandonedError } from './imported-passwords.js'
 
@@ -20,35 +20,8 @@ const clock: Clock = {
   sleep: async () => {},
 }
 
-function document(): DirectoryDocument {
-  const user = (loginName: string, extension: string) => ({
-    loginName,
-    password: `demo-${loginName}`,
-    salutation: 'MR' as const,
-    firstName: loginName,
-    lastName: 'Test',
-    type: 'STANDARD' as const,
-    companyPhone: extension,
-    apiRights: ['TELEPHONY_BASIC' as const],
-    devices: [{ type: 'DESKPHONE' as const, id: extension, role: 'MAIN' as const }],
-  })
-  return {
-    company: { name: 'Test Corp' },
-    numberingPlan: {
-      countryCode: 'FR',
-      externalPrefix: '0',
-      addPfxForNbLength: 4,
-      extensionLength: 4,
-    },
-    licenses: { TELEPHONY_BASIC: 10, TELEPHONY_ADVANCED: 5, MESSAGING: 5, CONFERENCING: 1 },
-    languages: { gui: ['en', 'fr'], tui: ['en'] },
-    users: [user('alice', '1001'), user('bob', '1002')],
-    administrators: [{ loginName: 'admin', password: 'demo-admin', supervisor: true }],
-  }
-}
-
 function imported(): DirectoryImport {
-  const source = planImport(document(), 'digest-1', undefined)
+  const source = planImport(testDocument(), 'digest-1', undefined)
   if (!('snapshot' in source)) throw new Error('nothing imported')
   return source
 }
@@ -101,7 +74,7 @@ describe('planImport', () => {
 
   it('answers the previous snapshot itself when the file did not change', () => {
     const previous = { ...imported().snapshot }
-    expect(planImport(document(), 'digest-1', previous)).toBe(previous)
+    expect(planImport(testDocument(), 'digest-1', previous)).toBe(previous)
   })
 })
 
