@@ -1,12 +1,12 @@
 /** Directory.verifyPassword with VerifiedPasswords: a password verified lately is not verified again. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { testDocument } from '../../../test/support/directory-documents.js'
 import { openDatabase } from '../../storage/sql/database.js'
 import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import { VerifiedPasswords } from '../auth/verified-passwords.js'
 import type { Clock } from '../ports.js'
 import { Directory } from './directory.js'
-import type { DirectoryDocument } from './directory-file-schema.js'
 import { importDirectory } from './directory-import.js'
 
 let now = 0
@@ -15,31 +15,6 @@ const clock: Clock = {
   setTimer: () => ({ cancel: () => {} }),
   sleep: async () => {},
 }
-
-const document = (): DirectoryDocument => ({
-  company: { name: 'Test Corp' },
-  numberingPlan: {
-    countryCode: 'FR',
-    externalPrefix: '0',
-    addPfxForNbLength: 4,
-    extensionLength: 4,
-  },
-  licenses: { TELEPHONY_BASIC: 10, TELEPHONY_ADVANCED: 5, MESSAGING: 5, CONFERENCING: 1 },
-  languages: { gui: ['en'], tui: ['en'] },
-  users: [
-    {
-      loginName: 'alice',
-      password: 'demo-alice',
-      salutation: 'MRS',
-      firstName: 'Alice',
-      lastName: 'Martin',
-      type: 'STANDARD',
-      companyPhone: '1001',
-      apiRights: ['TELEPHONY_BASIC'],
-      devices: [{ type: 'DESKPHONE', id: '1001', role: 'MAIN' }],
-    },
-  ],
-})
 
 let hasher: PasswordHasher
 let store: SqlDirectoryStore
@@ -55,7 +30,7 @@ afterEach(async () => {
 })
 
 async function directoryWith(verified: VerifiedPasswords | undefined): Promise<Directory> {
-  const snapshot = await importDirectory(document(), 'digest', undefined, hasher)
+  const snapshot = await importDirectory(testDocument(), 'digest', undefined, hasher)
   await store.replace(snapshot)
   return new Directory(store, snapshot, hasher, clock, { publish: () => {} }, verified)
 }
