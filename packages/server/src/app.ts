@@ -7,6 +7,10 @@ import Fastify, {
 } from 'fastify'
 import { API_V1_PATH } from './gateway/base-urls.js'
 import { addErrorSchema } from './gateway/error-responses.js'
+import {
+  type SchemaCompilation,
+  schemaCompilationOptions,
+} from './gateway/lazy-schema-compilers.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { errorHandler } from './gateway/plugins/error-handler.js'
 import { jsonBody } from './gateway/plugins/json-body.js'
@@ -30,6 +34,8 @@ export interface AppOptions {
   bodyLimit?: number
   /** Serve the OpenAPI description and its UI. */
   openApi?: boolean
+  /** When route schemas compile (default lazy: on first use; gateway/lazy-schema-compilers.ts). */
+  schemaCompilation?: SchemaCompilation
 }
 
 /** The default body limit: far above any record of the API, far below anything that hurts. */
@@ -46,6 +52,7 @@ export async function buildApp(
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    ...schemaCompilationOptions(options.schemaCompilation ?? 'lazy'),
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.decorate('platform', platform)

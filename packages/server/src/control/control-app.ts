@@ -11,6 +11,10 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import { addErrorSchema } from '../gateway/error-responses.js'
+import {
+  type SchemaCompilation,
+  schemaCompilationOptions,
+} from '../gateway/lazy-schema-compilers.js'
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { Directory } from '../platform/directory/directory.js'
@@ -51,6 +55,8 @@ export interface ControlAppOptions {
   /** The operator token every request must carry. */
   token: string
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
+  /** When response schemas compile (default lazy: on first use; gateway/lazy-schema-compilers.ts). */
+  schemaCompilation?: SchemaCompilation
 }
 
 /** Builds the control plane over a platform; call `ready()` (or `listen`/`inject`) to use it. */
@@ -63,6 +69,7 @@ export async function buildControlApp(
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: CONTROL_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
+    ...schemaCompilationOptions(options.schemaCompilation ?? 'lazy'),
   }).withTypeProvider<TypeBoxTypeProvider>()
   // Bodies are users and devices in the directory file's format: the directory checks them with the
   // file's rules and words (every problem at once, "write it in quotes", "did you mean"), so the route

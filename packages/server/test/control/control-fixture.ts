@@ -1,7 +1,7 @@
 /** A control plane over the demo directory in SQLite :memory:, with the events it publishes recorded. */
 import type { FastifyInstance } from 'fastify'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
-import { buildControlApp } from '../../src/control/control-app.js'
+import { buildControlApp, type ControlAppOptions } from '../../src/control/control-app.js'
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
 import { Directory } from '../../src/platform/directory/directory.js'
 import { importDirectory } from '../../src/platform/directory/directory-import.js'
@@ -27,7 +27,9 @@ export interface ControlFixture {
 }
 
 /** Starts a control plane (not listening) over a fresh copy of the demo directory. */
-export async function startControlFixture(): Promise<ControlFixture> {
+export async function startControlFixture(
+  options: Omit<ControlAppOptions, 'token'> = {},
+): Promise<ControlFixture> {
   const { document, sourceDigest } = await readDirectoryFile(DEMO_DIRECTORY_FILE)
   const hasher = new PasswordHasher(TEST_SCRYPT_COST)
   const store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
@@ -36,7 +38,10 @@ export async function startControlFixture(): Promise<ControlFixture> {
   const events: PlatformEvent[] = []
   const sink = { publish: (event: PlatformEvent) => void events.push(event) }
   const directory = new Directory(store, snapshot, hasher, new VirtualClock(), sink)
-  const app = await buildControlApp({ directory, product: { version: '0.1.0' } }, { token: TOKEN })
+  const app = await buildControlApp(
+    { directory, product: { version: '0.1.0' } },
+    { ...options, token: TOKEN },
+  )
   return {
     app,
     directory,

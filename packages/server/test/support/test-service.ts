@@ -1,6 +1,6 @@
 /** Starts the service over the demo directory in SQLite :memory:, with a virtual clock, for route tests. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { buildApp } from '../../src/app.js'
+import { type AppOptions, buildApp } from '../../src/app.js'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import type { RunningPlatform } from '../../src/service.js'
 import { type PlatformOptions, startPlatform } from '../../src/service.js'
@@ -19,6 +19,7 @@ export interface TestService {
 /** Starts a service for one test file or case. */
 export async function startTestService(
   options: Partial<PlatformOptions> = {},
+  appOptions: AppOptions = {},
 ): Promise<TestService> {
   const clock = new VirtualClock()
   const running = await startPlatform({
@@ -29,7 +30,7 @@ export async function startTestService(
     scryptCost: TEST_SCRYPT_COST,
     ...options,
   })
-  const app = await buildApp(running.platform)
+  const app = await buildApp(running.platform, appOptions)
   return {
     app,
     clock,
