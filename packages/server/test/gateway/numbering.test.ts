@@ -104,9 +104,25 @@ describe('GET /telephony/numbering', () => {
       expect(response.json()).toEqual({ canonical: '+33 (1) 55661234' })
     })
 
-    it('answers an extension as it is', async () => {
-      const response = await get('canonical', { phoneNumber: '1002' }, alice)
-      expect(response.json()).toEqual({ canonical: '1002' })
+    it("answers an extension with the public number that rings it (the plan's publicNumberPrefix)", async () => {
+      expect((await get('canonical', { phoneNumber: '1002' }, alice)).json()).toEqual({
+        canonical: '+33 (1) 55661002',
+      })
+      expect(
+        (
+          await get('canonical', { phoneNumber: '1002', resultPattern: 'A xx xx xx xx' }, alice)
+        ).json(),
+      ).toEqual({ canonical: '01 55 66 10 02' })
+    })
+
+    it('answers a short number that rings nobody from outside, and the private network, as they are', async () => {
+      // 8000 is the voice mail: no device, no company phone, so +33155668000 rings nobody.
+      expect((await get('canonical', { phoneNumber: '8000' }, alice)).json()).toEqual({
+        canonical: '8000',
+      })
+      expect((await get('canonical', { phoneNumber: '39 12 34' }, alice)).json()).toEqual({
+        canonical: '391234',
+      })
     })
 
     it('refuses a bad phone number, a missing one and a bad pattern with 400 BAD_PARAMETER', async () => {
@@ -181,6 +197,19 @@ describe('GET /telephony/numbering', () => {
       expect(
         (await get('dialable', { phoneNumber: '39 12 34', loginName: 'franck' }, admin)).json(),
       ).toEqual({ dialable: '0391234' })
+    })
+
+    it("dials the company's own public numbers as their extensions", async () => {
+      expect((await get('dialable', { phoneNumber: '+33 1 55 66 10 02' }, alice)).json()).toEqual({
+        dialable: '1002',
+      })
+      expect((await get('dialable', { phoneNumber: '01 55 66 10 02' }, alice)).json()).toEqual({
+        dialable: '1002',
+      })
+      // One of the company's range that rings nobody goes out like any public number.
+      expect((await get('dialable', { phoneNumber: '+33 1 55 66 80 00' }, alice)).json()).toEqual({
+        dialable: '00155668000',
+      })
     })
 
     it('keeps a number that already has the prefix', async () => {

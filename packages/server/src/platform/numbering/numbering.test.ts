@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { PlatformError } from '../platform-error.js'
 import {
   type CanonicalInput,
+  type CompanyNumbers,
   canonicalNumber,
   type DialingRule,
   dialableNumber,
@@ -237,5 +238,58 @@ describe('dialableNumber', () => {
     expect(() => dialableNumber({ phoneNumber }, PARIS)).toThrow(
       expect.objectContaining({ type: 'BAD_PARAMETER', message: expect.stringMatching(message) }),
     )
+  })
+})
+
+/** The demo's public numbers: +3315566 and an extension; 1001 and 1002 ring somebody, 1003 nobody. */
+const COMPANY: CompanyNumbers = {
+  publicNumberPrefix: '+3315566',
+  reaches: (extension) => extension === '1001' || extension === '1002',
+}
+
+describe("the company's public numbers", () => {
+  const canonicalRows: [DialingRule, string, Omit<CanonicalInput, 'phoneNumber'>, string][] = [
+    [PARIS, '1002', {}, '+33 (1) 55661002'],
+    [PARIS, '1001', { resultPattern: 'A xx xx xx xx' }, '01 55 66 10 01'],
+    [PARIS, '1001', { resultPattern: '+Cxxxxxxxxx' }, '+33155661001'],
+    // An extension nobody answers has no public number; the private network never has one.
+    [PARIS, '1003', {}, '1003'],
+    [PARIS, '39 12 34', {}, '391234'],
+    // Public numbers, the company's included, read as before.
+    [PARIS, '0155661002', {}, '+33 (1) 55661002'],
+    [PARIS, '0155661234', {}, '+33 (1) 55661234'],
+    [NEW_YORK, '1002', {}, '+33 (1) 55661002'],
+  ]
+  it.each(canonicalRows)(
+    'canonical %#: %s %j %j gives %s',
+    (rule, phoneNumber, options, expected) => {
+      expect(canonicalNumber({ phoneNumber, ...options }, rule, COMPANY)).toBe(expected)
+    },
+  )
+
+  const dialableRows: [DialingRule, string, Omit<CanonicalInput, 'phoneNumber'>, string][] = [
+    // The company's own public numbers are dialed as their extensions, however written.
+    [PARIS, '+33 1 55 66 10 02', {}, '1002'],
+    [PARIS, '01 55 66 10 02', {}, '1002'],
+    [PARIS, '55661001', {}, '1001'],
+    [PARIS, '0033155661001', {}, '1001'],
+    [NEW_YORK, '+33 1 55 66 10 02', {}, '1002'],
+    // One that reaches nobody, another number, or one the application gives with the prefix: as before.
+    [PARIS, '+33 1 55 66 10 03', {}, '00155661003'],
+    [PARIS, '0155661234', {}, '00155661234'],
+    [PARIS, '00155661002', { isPrefixIncluded: true }, '00155661002'],
+    [PARIS, '1002', {}, '1002'],
+  ]
+  it.each(dialableRows)(
+    'dialable %#: %s %j %j gives %s',
+    (rule, phoneNumber, options, expected) => {
+      expect(dialableNumber({ phoneNumber, ...options }, rule, COMPANY)).toBe(expected)
+    },
+  )
+
+  it('are not mapped when the prefix is not in +E.164 (it is then matched as written, by incoming calls only)', () => {
+    const national: CompanyNumbers = { ...COMPANY, publicNumberPrefix: '0155661' }
+    expect(canonicalNumber({ phoneNumber: '1002' }, PARIS, national)).toBe('1002')
+    expect(dialableNumber({ phoneNumber: '0155661002' }, PARIS, national)).toBe('00155661002')
   })
 })

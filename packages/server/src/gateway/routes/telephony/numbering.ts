@@ -6,13 +6,16 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { Numbering } from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
+import type { Directory } from '../../../platform/directory/directory.js'
 import {
+  type CompanyNumbers,
   canonicalNumber,
   DEFAULT_RESULT_PATTERN,
   type DialingRule,
   dialableNumber,
 } from '../../../platform/numbering/numbering.js'
 import { PlatformError } from '../../../platform/platform-error.js'
+import { DirectoryTelephony } from '../../../platform/telephony/directory-telephony.js'
 import { loginNameRule } from '../../access.js'
 import { errorResponses } from '../../error-responses.js'
 
@@ -55,6 +58,20 @@ function dialingRuleOf(request: FastifyRequest, loginName: string | undefined): 
   return rule
 }
 
+/**
+ * The company's public numbers: the numbering plan's publicNumberPrefix and the extensions an incoming call
+ * to it rings (DirectoryTelephony.resolveIncoming); undefined without a prefix.
+ */
+function companyNumbersOf(directory: Directory): CompanyNumbers | undefined {
+  const publicNumberPrefix = directory.settings.numberingPlan.publicNumberPrefix
+  if (publicNumberPrefix === undefined) return undefined
+  const telephony = new DirectoryTelephony(directory)
+  return {
+    publicNumberPrefix,
+    reaches: (extension) => telephony.resolveIncoming(extension) !== undefined,
+  }
+}
+
 export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/canonical',
@@ -70,7 +87,14 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { loginName, ...input } = request.query
-      return { canonical: canonicalNumber(input, dialingRuleOf(request, loginName)) }
+      const { directory } = request.server.platform
+      return {
+        canonical: canonicalNumber(
+          input,
+          dialingRuleOf(request, loginName),
+          companyNumbersOf(directory),
+        ),
+      }
     },
   )
 
@@ -88,7 +112,14 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { loginName, ...input } = request.query
-      return { dialable: dialableNumber(input, dialingRuleOf(request, loginName)) }
+      const { directory } = request.server.platform
+      return {
+        dialable: dialableNumber(
+          input,
+          dialingRuleOf(request, loginName),
+          companyNumbersOf(directory),
+        ),
+      }
     },
   )
 }
