@@ -1,7 +1,7 @@
 /** Park and unpark, with and without a target device, and the park timeout recall. */
 import { describe, expect, it } from 'vitest'
 import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
-import { connections, eventsOf, FeatureWorld, namesOf } from './support.js'
+import { ALICE_SOFTPHONE, connections, eventsOf, FeatureWorld, namesOf } from './support.js'
 
 const PARK_TIMEOUT = 60_000
 
@@ -162,6 +162,20 @@ describe('park', () => {
       { type: 'unpark', loginName: 'alice', deviceId: '1001', heldCallRef: 'nope' },
       'NOT_FOUND',
     )
+  })
+
+  it("is refused on a device of the other party's, changing nothing", () => {
+    // Found by the property test (seed 1970295881): parked on the other party's second device, that party
+    // moved its leg there and unparked it, and the device was ACTIVE twice in one call.
+    const world = new FeatureWorld()
+    const callRef = world.call('bob', '1001', 'alice')
+    world.refuses(
+      { type: 'park', loginName: 'bob', callRef, parkTo: ALICE_SOFTPHONE },
+      'BAD_PARAMETER',
+    )
+    world.refuses({ type: 'park', loginName: 'bob', callRef, parkTo: '1001' }, 'BAD_PARAMETER')
+    world.run({ type: 'park', loginName: 'bob', callRef, parkTo: '1003' })
+    expect(connections(world.state, callRef)).toEqual(['1001:ACTIVE', '1003:HELD'])
   })
 
   it('unpark is refused on a device in another active call', () => {

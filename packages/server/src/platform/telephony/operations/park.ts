@@ -9,7 +9,12 @@ import type { Operation } from '../call-engine.js'
 import { newConnection } from '../media-state-machine.js'
 import type { EngineCommand } from '../telephony-state.js'
 import { requireFeature, requireOwnDevice } from './feature-support.js'
-import { requireCall, requireConnection, requireNotActiveElsewhere } from './guards.js'
+import {
+  requireCall,
+  requireConnection,
+  requireNotActiveElsewhere,
+  requireNotAmong,
+} from './guards.js'
 import { ring } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -38,8 +43,13 @@ const park: Operation<Command<'park'>> = (transaction, command, context) => {
       'NOT_EXPECTED',
       'Only a call with a person on the other side can be parked',
     )
-  if (others.some((connection) => connection.endpoint.number === onDeviceId))
-    throw new PlatformError('BAD_PARAMETER', `parkTo: ${onDeviceId} is in the call`)
+  // Not on a device of the party who would wait there: the slot is for somebody else to unpark it.
+  const target = context.directory.ownerOfDevice(onDeviceId)
+  requireNotAmong(
+    others,
+    { number: onDeviceId, ...(target && { loginName: target.loginName }) },
+    'parkTo',
+  )
   requireFeature(context, command.loginName, 'park')
   call.connections = [...others, newConnection({ number: onDeviceId, service: 'PARK' }, 'HELD')]
   call.parked = { loginName: command.loginName, fromDeviceId, onDeviceId }
