@@ -159,7 +159,7 @@ export class Directory {
     for (const key in record)
       if (!HIDDEN_FIELDS.has(key) && (full || !PRIVATE_FIELDS.has(key))) view[key] = record[key]
     view['nodeId'] = this.settings.nodeId
-    if (full) view['dialingRule'] = account.record.dialingRule ?? this.defaultDialingRule()
+    if (full) view['dialingRule'] = account.record.dialingRule ?? this.planDialingRule()
     return view as User
   }
 
@@ -313,7 +313,8 @@ export class Directory {
     return done
   }
 
-  private defaultDialingRule(): NonNullable<User['dialingRule']> {
+  /** The numbering plan's dialing rule: a user's unless the directory gives the user one of its own. */
+  planDialingRule(): NonNullable<User['dialingRule']> {
     const plan = this.settings.numberingPlan
     const rule: NonNullable<User['dialingRule']> = {
       countryCode: plan.countryCode,

@@ -6,6 +6,8 @@
  */
 import type { Device } from '@openness/wire'
 import type { Directory, UserAccount } from '../directory/directory.js'
+import { type CompanyNumbers, dialableNumber } from '../numbering/numbering.js'
+import { PlatformError } from '../platform-error.js'
 import type {
   CallFeatures,
   OutsideBehaviour,
@@ -38,9 +40,15 @@ export class DirectoryTelephony implements TelephonyDirectory {
 
   /**
    * In this order: a device id (that device), a user's login name (its MAIN device, else its first one),
-   * a number starting with the numbering plan's outside-line prefix (the rest, an outside number).
+   * a number starting with the numbering plan's outside-line prefix (the rest, an outside number), a number
+   * in +E.164 (what the numbering plan's rule dials for it: one of the company's public numbers is its
+   * extension, any other goes through the outside line; docs/numbering.md).
    */
   resolve(dialed: string): Endpoint | undefined {
+    if (dialed.startsWith('+')) {
+      const digits = this.dialable(dialed)
+      return digits === undefined || digits.startsWith('+') ? undefined : this.resolve(digits)
+    }
     const owner = this.directory.findUserByDevice(dialed)
     if (owner !== undefined) return { number: dialed, deviceId: dialed, loginName: owner.loginName }
     const user = this.directory.findUser(dialed)
@@ -100,6 +108,33 @@ export class DirectoryTelephony implements TelephonyDirectory {
       ...(hangUpAfterSeconds !== undefined && {
         hangUpAfterMs: Math.round(hangUpAfterSeconds * 1000),
       }),
+    }
+  }
+
+  /**
+   * The company's public numbers: the numbering plan's publicNumberPrefix and the extensions an incoming
+   * call to it rings (`resolveIncoming`); undefined without a prefix.
+   */
+  companyNumbers(): CompanyNumbers | undefined {
+    const publicNumberPrefix = this.directory.settings.numberingPlan.publicNumberPrefix
+    if (publicNumberPrefix === undefined) return undefined
+    return {
+      publicNumberPrefix,
+      reaches: (extension) => this.resolveIncoming(extension) !== undefined,
+    }
+  }
+
+  /** The digits the numbering plan's rule dials for a number in +E.164; undefined for no such number. */
+  private dialable(international: string): string | undefined {
+    try {
+      return dialableNumber(
+        { phoneNumber: international },
+        this.directory.planDialingRule(),
+        this.companyNumbers(),
+      )
+    } catch (error) {
+      if (error instanceof PlatformError && error.type === 'BAD_PARAMETER') return undefined
+      throw error
     }
   }
 

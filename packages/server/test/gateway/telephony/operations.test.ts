@@ -53,6 +53,30 @@ async function answeredCall(): Promise<string> {
   return callRef
 }
 
+describe('make call to a number in +E.164 (as CRMs store them)', () => {
+  const participantsOf = (call: Call) => call.participants?.map((p) => p.participantId)
+
+  it("rings the extension behind one of the company's public numbers", async () => {
+    const callRef = await test.makeCall('alice', '1001', '+33155661002')
+    expect(participantsOf(await callOf('alice', callRef))).toEqual(['1002'])
+    expect(legState(await callOf('bob', callRef))).toEqual(['RINGING_INCOMING'])
+  })
+
+  it('calls any other number through the outside line, as the numbering plan dials it', async () => {
+    const callRef = await test.makeCall('alice', '1001', '+33612345678')
+    expect(participantsOf(await callOf('alice', callRef))).toEqual(['0612345678'])
+  })
+
+  it('refuses a number of no country: 404, no call', async () => {
+    expectRestError(
+      await test.send('alice', 'POST', `${T}/calls`, { deviceId: '1001', callee: '+999123' }),
+      404,
+      'NOT_FOUND',
+    )
+    expect((await test.send('alice', 'GET', `${T}/calls`)).json()).toEqual({ calls: [] })
+  })
+})
+
 describe('basic telephony', () => {
   it('POST /basicCall: 201 with the Location of the call, ringing on the callee', async () => {
     const response = await post(

@@ -6,9 +6,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { Numbering } from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
-import type { Directory } from '../../../platform/directory/directory.js'
 import {
-  type CompanyNumbers,
   canonicalNumber,
   DEFAULT_RESULT_PATTERN,
   type DialingRule,
@@ -58,20 +56,6 @@ function dialingRuleOf(request: FastifyRequest, loginName: string | undefined): 
   return rule
 }
 
-/**
- * The company's public numbers: the numbering plan's publicNumberPrefix and the extensions an incoming call
- * to it rings (DirectoryTelephony.resolveIncoming); undefined without a prefix.
- */
-function companyNumbersOf(directory: Directory): CompanyNumbers | undefined {
-  const publicNumberPrefix = directory.settings.numberingPlan.publicNumberPrefix
-  if (publicNumberPrefix === undefined) return undefined
-  const telephony = new DirectoryTelephony(directory)
-  return {
-    publicNumberPrefix,
-    reaches: (extension) => telephony.resolveIncoming(extension) !== undefined,
-  }
-}
-
 export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/canonical',
@@ -92,7 +76,7 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         canonical: canonicalNumber(
           input,
           dialingRuleOf(request, loginName),
-          companyNumbersOf(directory),
+          new DirectoryTelephony(directory).companyNumbers(),
         ),
       }
     },
@@ -117,7 +101,7 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
         dialable: dialableNumber(
           input,
           dialingRuleOf(request, loginName),
-          companyNumbersOf(directory),
+          new DirectoryTelephony(directory).companyNumbers(),
         ),
       }
     },
