@@ -263,4 +263,25 @@ describe('LoginThrottle', () => {
     expect(throttle.attempt('k2')).toEqual(free) // forgotten; tracked again, k1 goes: k4, k3, k2
     expect(throttle.attempt('k1')).toEqual(free)
   })
+
+  it('keeps a lock however many other keys fail after it: counters are forgotten, locks are not', () => {
+    const { throttle, failTimes } = setup({ maxKeys: 3 })
+    expect(failTimes(POLICY.lockAfterFailures)).toBe(true)
+    for (let i = 0; i < 50; i++) failTimes(1, `spray-${i}`)
+    expect(throttle.lockedFor(ALICE)).toBe(POLICY.lockMs)
+    expect(throttle.attempt(ALICE)).toEqual(locked(POLICY.lockMs))
+    // Counters are still bounded: the first keys of the spray are forgotten.
+    expect(throttle.attempt('spray-0')).toEqual(free)
+  })
+
+  it('keeps at most maxKeys locks, forgetting the one that ends first', () => {
+    const { clock, throttle, failTimes } = setup({ maxKeys: 2 })
+    for (const key of ['l1', 'l2', 'l3']) {
+      expect(failTimes(POLICY.lockAfterFailures, key)).toBe(true)
+      clock.advance(1000)
+    }
+    expect(throttle.lockedFor('l1')).toBe(0)
+    expect(throttle.lockedFor('l2')).toBe(POLICY.lockMs - 2000)
+    expect(throttle.lockedFor('l3')).toBe(POLICY.lockMs - 1000)
+  })
 })

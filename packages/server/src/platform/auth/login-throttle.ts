@@ -18,7 +18,10 @@ export interface ThrottlePolicy {
   lockMs: number
   /** Failures older than this (since the last one) are forgotten. */
   windowMs: number
-  /** Keys tracked at most; the ones whose last failure is oldest are forgotten first. */
+  /**
+   * Keys whose failures are counted, at most (those whose last failure is oldest are forgotten first); as
+   * many locks at most, apart (the lock that ends first is forgotten first).
+   */
   maxKeys: number
 }
 
@@ -48,12 +51,18 @@ export type ThrottleVerdict =
 interface FailureRecord {
   failures: number
   lastFailureAt: number
-  lockedUntil: number
 }
 
-/** Failure counters of one kind of key. */
+/**
+ * Failure counters and locks of one kind of key. Locks are kept apart from the counters, each map bounded
+ * by maxKeys: a spray of attempts on many other keys forgets old counters, never a lock (a lock takes
+ * lockAfterFailures failures of its key, so a spray cannot make many).
+ */
 export class LoginThrottle {
+  /** By the time of the last failure, oldest first. */
   private readonly records = new Map<string, FailureRecord>()
+  /** Key to the end of its lock; in the order the locks were set, hence the order they end in. */
+  private readonly locks = new Map<string, number>()
 
   constructor(
     private readonly clock: Clock,
@@ -66,8 +75,9 @@ export class LoginThrottle {
    */
   attempt(key: string): ThrottleVerdict {
     const now = this.clock.now()
-    const record = this.current(key, now) ?? { failures: 0, lastFailureAt: now, lockedUntil: 0 }
-    if (record.lockedUntil > now) return { locked: true, retryAfterMs: record.lockedUntil - now }
+    const retryAfterMs = this.lockLeft(key, now)
+    if (retryAfterMs > 0) return { locked: true, retryAfterMs }
+    const record = this.current(key, now) ?? { failures: 0, lastFailureAt: now }
     const delayMs = this.delayFor(record.failures)
     record.failures += 1
     record.lastFailureAt = now
@@ -77,9 +87,7 @@ export class LoginThrottle {
 
   /** The time left on the key's lock, 0 when it is not locked. */
   lockedFor(key: string): number {
-    const now = this.clock.now()
-    const record = this.current(key, now)
-    return record && record.lockedUntil > now ? record.lockedUntil - now : 0
+    return this.lockLeft(key, this.clock.now())
   }
 
   /** Confirms that the attempt failed; locks the key when it reached the limit (true then). */
@@ -87,9 +95,14 @@ export class LoginThrottle {
     const now = this.clock.now()
     const record = this.current(key, now)
     if (record === undefined || record.failures < this.policy.lockAfterFailures) return false
-    if (record.lockedUntil > now) return false
-    record.lockedUntil = now + this.policy.lockMs
-    record.failures = 0
+    if (this.lockLeft(key, now) > 0) return false
+    // Counting starts again from zero once the lock ends.
+    this.records.delete(key)
+    this.locks.set(key, now + this.policy.lockMs)
+    if (this.locks.size > this.policy.maxKeys) {
+      const soonest = this.locks.keys().next().value
+      if (soonest !== undefined) this.locks.delete(soonest)
+    }
     return true
   }
 
@@ -99,7 +112,7 @@ export class LoginThrottle {
    */
   succeed(key: string, mode: 'reset' | 'undo'): void {
     const record = this.records.get(key)
-    if (record === undefined || record.lockedUntil > this.clock.now()) return
+    if (record === undefined || this.lockLeft(key, this.clock.now()) > 0) return
     if (mode === 'reset' || record.failures <= 1) this.records.delete(key)
     else record.failures -= 1
   }
@@ -116,11 +129,20 @@ export class LoginThrottle {
   private current(key: string, now: number): FailureRecord | undefined {
     const record = this.records.get(key)
     if (record === undefined) return undefined
-    if (record.lockedUntil <= now && now - record.lastFailureAt > this.policy.windowMs) {
+    if (now - record.lastFailureAt > this.policy.windowMs) {
       this.records.delete(key)
       return undefined
     }
     return record
+  }
+
+  /** Milliseconds left on the key's lock; an ended lock is forgotten. */
+  private lockLeft(key: string, now: number): number {
+    const until = this.locks.get(key)
+    if (until === undefined) return 0
+    if (until > now) return until - now
+    this.locks.delete(key)
+    return 0
   }
 
   private delayFor(failures: number): number {
