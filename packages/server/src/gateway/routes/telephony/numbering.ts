@@ -7,6 +7,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { Numbering } from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
 import {
+  type CompanyNumbers,
   canonicalNumber,
   DEFAULT_RESULT_PATTERN,
   type DialingRule,
@@ -56,6 +57,11 @@ function dialingRuleOf(request: FastifyRequest, loginName: string | undefined): 
   return rule
 }
 
+/** The company's public numbers, as incoming calls reach them (DirectoryTelephony.companyNumbers). */
+function companyNumbersOf(request: FastifyRequest): CompanyNumbers | undefined {
+  return new DirectoryTelephony(request.server.platform.directory).companyNumbers()
+}
+
 export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/canonical',
@@ -71,12 +77,11 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { loginName, ...input } = request.query
-      const { directory } = request.server.platform
       return {
         canonical: canonicalNumber(
           input,
           dialingRuleOf(request, loginName),
-          new DirectoryTelephony(directory).companyNumbers(),
+          companyNumbersOf(request),
         ),
       }
     },
@@ -96,12 +101,11 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { loginName, ...input } = request.query
-      const { directory } = request.server.platform
       return {
         dialable: dialableNumber(
           input,
           dialingRuleOf(request, loginName),
-          new DirectoryTelephony(directory).companyNumbers(),
+          companyNumbersOf(request),
         ),
       }
     },
