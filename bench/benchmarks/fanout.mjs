@@ -24,6 +24,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { IpcChild } from '../lib/children.mjs'
+import { besideBaseline } from '../lib/figures.mjs'
 import { openSession } from '../lib/service.mjs'
 
 const script = (path) => fileURLToPath(new URL(path, import.meta.url))
@@ -66,64 +67,24 @@ export default {
   baseline:
     'bare node:http server writing one line to every held response (bench/baselines/bare-chunked.mjs)',
   figures: [
-    {
-      key: 'service.live1k',
-      label: 'live memory per idle channel, 1,000 open (JS heap + native)',
-      unit: 'KB',
-      baseline: 'bare.live1k',
-    },
-    { key: 'bare.live1k', label: '  bare node:http (baseline)', unit: 'KB' },
-    {
-      key: 'service.p99_1k',
-      label: 'one event to 1,000 channels, p99',
-      unit: 'ms',
-      baseline: 'bare.p99_1k',
-    },
-    { key: 'bare.p99_1k', label: '  bare node:http (baseline)', unit: 'ms' },
-    {
-      key: 'service.kb10k',
-      label: 'memory per idle channel, 10,000 open (RSS)',
-      unit: 'KB',
-      baseline: 'bare.kb10k',
+    ...besideBaseline(
+      'live1k',
+      'live memory per idle channel, 1,000 open (JS heap + native)',
+      'KB',
+    ),
+    ...besideBaseline('p99_1k', 'one event to 1,000 channels, p99', 'ms'),
+    ...besideBaseline('kb10k', 'memory per idle channel, 10,000 open (RSS)', 'KB', {
       target: { on: 'median', op: '<=', value: 12, text: '≤ 12 KB' },
-    },
-    { key: 'bare.kb10k', label: '  bare node:http (baseline)', unit: 'KB' },
-    {
-      key: 'service.live10k',
-      label: '  of which live (JS heap + native)',
-      unit: 'KB',
-      baseline: 'bare.live10k',
-    },
-    { key: 'bare.live10k', label: '  bare node:http, live', unit: 'KB' },
-    {
-      key: 'service.p50_10k',
-      label: 'one event to 10,000 channels, p50',
-      unit: 'ms',
-      baseline: 'bare.p50_10k',
-    },
-    { key: 'bare.p50_10k', label: '  bare node:http (baseline)', unit: 'ms' },
-    {
-      key: 'service.p99_10k',
-      label: 'one event to 10,000 channels, p99',
-      unit: 'ms',
-      baseline: 'bare.p99_10k',
+    }),
+    ...besideBaseline('live10k', '  of which live (JS heap + native)', 'KB', {
+      baselineLabel: '  bare node:http, live',
+    }),
+    ...besideBaseline('p50_10k', 'one event to 10,000 channels, p50', 'ms'),
+    ...besideBaseline('p99_10k', 'one event to 10,000 channels, p99', 'ms', {
       target: { on: 'median', op: '<', value: 130, text: '< 130 ms' },
-    },
-    { key: 'bare.p99_10k', label: '  bare node:http (baseline)', unit: 'ms' },
-    {
-      key: 'service.write10k',
-      label: '  server: publish to last socket write(), 10,000',
-      unit: 'ms',
-      baseline: 'bare.write10k',
-    },
-    { key: 'bare.write10k', label: '  bare node:http (baseline)', unit: 'ms' },
-    {
-      key: 'service.cpu10k',
-      label: '  server CPU for one event, 10,000 (user + system)',
-      unit: 'ms',
-      baseline: 'bare.cpu10k',
-    },
-    { key: 'bare.cpu10k', label: '  bare node:http (baseline)', unit: 'ms' },
+    }),
+    ...besideBaseline('write10k', '  server: publish to last socket write(), 10,000', 'ms'),
+    ...besideBaseline('cpu10k', '  server CPU for one event, 10,000 (user + system)', 'ms'),
   ],
   async run(ctx) {
     const sizes = ctx.scale(

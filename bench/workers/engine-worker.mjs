@@ -76,9 +76,8 @@ function engineVariant(context, background) {
     events += result.events.length
     return result
   }
-  for (let k = 0; k < background; k++) {
-    const caller = String(30000 + 2 * k)
-    const callee = String(30000 + 2 * k + 1)
+  /** A call from `caller` to `callee`, answered; its callRef. */
+  const answered = (caller, callee) => {
     const made = run({
       type: 'makeCall',
       loginName: login(caller),
@@ -87,20 +86,15 @@ function engineVariant(context, background) {
       autoAnswer: true,
     })
     run({ type: 'answer', loginName: login(callee), callRef: made.callRef })
+    return made.callRef
   }
+  for (let k = 0; k < background; k++) answered(String(30000 + 2 * k), String(30000 + 2 * k + 1))
   return {
     sync: true,
     calls: () => callCount(holder.state),
     cycle(caller, callee) {
-      const made = run({
-        type: 'makeCall',
-        loginName: login(caller),
-        deviceId: caller,
-        callee,
-        autoAnswer: true,
-      })
-      run({ type: 'answer', loginName: login(callee), callRef: made.callRef })
-      run({ type: 'release', loginName: login(caller), callRef: made.callRef })
+      const callRef = answered(caller, callee)
+      run({ type: 'release', loginName: login(caller), callRef })
     },
   }
 }
