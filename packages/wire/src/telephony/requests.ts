@@ -15,7 +15,9 @@ const digits = (description: string) => Type.String({ pattern: '^[0-9]+$', descr
 export const BasicMakeCallRequest = Type.Object(
   {
     deviceId: text('a device of the user: the calling device'),
-    callee: text('an extension, a login name, or an outside number after the outside-line prefix'),
+    callee: text(
+      'an extension, a login name, an outside number after the outside-line prefix, or a number in +E.164',
+    ),
     autoAnswer: Type.Optional(
       Type.Boolean({ description: 'true (default): the calling device does not ring first' }),
     ),
@@ -28,7 +30,9 @@ export type BasicMakeCallRequest = Static<typeof BasicMakeCallRequest>
 export const MakeCallRequest = Type.Object(
   {
     deviceId: Type.Optional(text("the calling device; the user's main device when absent")),
-    callee: text('an extension, a login name, or an outside number after the outside-line prefix'),
+    callee: text(
+      'an extension, a login name, an outside number after the outside-line prefix, or a number in +E.164',
+    ),
     autoAnswer: Type.Optional(Type.Boolean()),
     inhibitProgressTone: Type.Optional(Type.Boolean()),
     associatedData: Type.Optional(Type.String({ description: 'standard users only' })),
@@ -70,7 +74,9 @@ export type BlindTransferRequest = Static<typeof BlindTransferRequest>
 
 export const RedirectRequest = Type.Object(
   {
-    redirectTo: text('VOICEMAIL, DVA, a login name, an extension or an outside number'),
+    redirectTo: text(
+      'VOICEMAIL, DVA, a login name, an extension, an outside number or a number in +E.164',
+    ),
     anonymous: Type.Optional(Type.Boolean()),
   },
   { title: 'RedirectRequest', ...closed },

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance, preValidationHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
+import { prependRouteHook } from './route-hooks.js'
 
 /**
  * An empty body where the route expects an object is an empty object: its required fields are then
@@ -27,11 +28,7 @@ export const jsonBody = fp(
     app.addHook('onRoute', (route) => {
       const schema = route.schema?.body as { type?: unknown } | undefined
       if (schema?.type !== 'object') return
-      const declared = route.preValidation ?? []
-      route.preValidation = [
-        emptyBodyAsObject,
-        ...(Array.isArray(declared) ? declared : [declared]),
-      ]
+      prependRouteHook(route, 'preValidation', emptyBodyAsObject)
     })
   },
   { name: 'json-body' },

@@ -8,6 +8,7 @@ import { PlatformError } from '../../platform/platform-error.js'
 import { API_V1_PATH } from '../base-urls.js'
 import { readSessionCookie } from '../cookies.js'
 import type { SessionRequirement } from '../platform.js'
+import { prependRouteHook } from './route-hooks.js'
 
 /**
  * The requirement is read once per route, when it is added, and the resolver is attached to the routes
@@ -30,8 +31,7 @@ export const sessionResolver = fp(
     }
     app.addHook('onRoute', (route) => {
       if (requirementOf(route) !== 'open') return
-      const declared = route.onRequest ?? []
-      route.onRequest = [resolveSession, ...(Array.isArray(declared) ? declared : [declared])]
+      prependRouteHook(route, 'onRequest', resolveSession)
     })
   },
   { name: 'session-resolver' },
