@@ -214,7 +214,12 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       ownUserFor(request, request.params.loginName)
       const { languages } = directory.settings
-      return { supportedLanguages: languages.tui, supportedGuiLanguages: languages.gui }
+      return {
+        supportedLanguages: languages.tui,
+        supportedGuiLanguages: languages.gui,
+        SupportedLanguages: languages.tui,
+        SupportedGuiLanguages: languages.gui,
+      }
     },
   )
 }
