@@ -331,6 +331,45 @@ describe('compileFilter: company-wide events and repeated names', () => {
   })
 })
 
+describe('compileFilter: the C# SDK (client-dialect.ts)', () => {
+  const DOTNET: FilterContext = { ...USER, dialect: 'dotnet' }
+
+  it('reads a package name as the events the C# SDK knows', () => {
+    expect(compileFilter([{ names: ['telephony'] }, { names: ['user'] }], DOTNET)).toEqual({
+      ok: true,
+      routes: [
+        {
+          eventNames: TELEPHONY.filter(
+            (name) =>
+              ![
+                'OnCallAppeared',
+                'OnCallbackRequestAdded',
+                'OnDeviceMuteSuccess',
+                'OnDeviceMuteFailed',
+                'OnDynamicStateModified',
+              ].includes(name),
+          ),
+          loginNames: ['alice'],
+        },
+        { eventNames: ['OnUserInfoChanged'], loginNames: ['alice'] },
+      ],
+      supervisedUsers: new Set(),
+    })
+  })
+
+  it('routes an event named exactly, known to it or not', () => {
+    expect(compileFilter([{ names: ['OnCallbackRequestAdded', 'OnCallCreated'] }], DOTNET)).toEqual(
+      {
+        ok: true,
+        routes: [
+          { eventNames: ['OnCallbackRequestAdded', 'OnCallCreated'], loginNames: ['alice'] },
+        ],
+        supervisedUsers: new Set(),
+      },
+    )
+  })
+})
+
 describe('compileFilter: refused filters', () => {
   it.each(REFUSED)('$name', ({ context, selectors, message }) => {
     const compiled: CompiledFilter = compileFilter(selectors, context)

@@ -14,6 +14,7 @@ import {
   PRODUCT_ONLY_PACKAGES,
   type Selector,
 } from '@openness/wire'
+import { type ClientDialect, packageReaches } from './client-dialect.js'
 
 /** A route of a subscription: these events about these logins. */
 export interface SubscriptionRoute {
@@ -31,6 +32,8 @@ export interface FilterContext {
   isUser(loginName: string): boolean
   /** True when an administrator subscription may list the user (it holds TELEPHONY_ADVANCED or MESSAGING). */
   maySupervise(loginName: string): boolean
+  /** The SDK that subscribes, when its package names stand for fewer events (client-dialect.ts). */
+  dialect?: ClientDialect | undefined
 }
 
 /** The outcome: routes and the users an administrator subscription supervises, or a refusal. */
@@ -46,6 +49,8 @@ const refuse = (message: string): CompiledFilter => ({ ok: false, message })
 interface SelectedEvents {
   pkg: EventPackage
   eventNames: string[]
+  /** The selector named the package, not exact event names. */
+  byPackage: boolean
 }
 
 /** The events a selector's names stand for, or the reason they are refused. */
@@ -72,7 +77,7 @@ function eventNamesOf(given: readonly string[], index: number): SelectedEvents |
     return `filter.selectors[${index}].names: a selector names either a package or event names, not both`
   const [pkg] = packages
   if (pkg === undefined) return `filter.selectors[${index}].names: must not be empty`
-  return { pkg, eventNames: [...new Set(events)] }
+  return { pkg, eventNames: [...new Set(events)], byPackage: hasPackage }
 }
 
 /** Compiles the selectors of a subscription request or filter update. */
@@ -89,7 +94,9 @@ export function compileFilter(
     // The real product's own packages (wire facts 4): ids that are no login names, such as `*` for
     // rti and acdstats, and no event the platform sends. Accepted, nothing routed, nobody supervised.
     if (PRODUCT_ONLY_PACKAGES.has(selected.pkg)) continue
-    const { eventNames } = selected
+    const eventNames = selected.byPackage
+      ? selected.eventNames.filter((name) => packageReaches(context.dialect, name))
+      : selected.eventNames
     const ids = [...new Set(selector.ids ?? [])]
     if (context.admin) {
       // OnUserCreated and OnUserDeleted concern every user, "the ids in the selector are not checked"
