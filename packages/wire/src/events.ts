@@ -17,6 +17,10 @@ export const EVENT_PACKAGES = {
     // Not in the specification's table: the answer to POST /telephony/state/snapshot, which the SDKs
     // parse (wire facts 5.4 and 6).
     'OnTelephonyState',
+    // Not in the specification either: the hunting-group logon state, which the Node, Java and C# SDKs
+    // register (and the browser SDK under the second name). Known names; the platform sends neither.
+    'OnDynamicStateChanged',
+    'OnDynamicStateModified',
   ],
   eventSummary: ['OnEventSummaryUpdated'],
   unifiedComLog: [
@@ -50,9 +54,72 @@ export const EVENT_PACKAGES = {
     'OnSupervisedUpdated',
     'OnGroupLoggedFailed',
   ],
+  // The packages below are not in the specification: the real product's call-center, RSI, PBX and
+  // maintenance packages, which the SDKs name in selectors (wire facts 4; their event registries,
+  // client census 4). Known names, so that a selector naming one is accepted; the platform serves none
+  // of their events (docs/subscriptions.md, "Packages").
+  agent: [
+    'OnAgentStateChanged',
+    'OnAgentSkillChanged',
+    'OnSupervisorHelpRequested',
+    'OnSupervisorHelpCancelled',
+  ],
+  pilot: ['OnPilotCallCreated', 'OnPilotCallQueued', 'OnPilotCallRemoved'],
+  rsi: [
+    'OnRouteRequest',
+    'OnRouteEnd',
+    'OnDigitCollected',
+    'OnToneGeneratedStart',
+    'OnToneGeneratedStop',
+  ],
+  system: [
+    'OnPbxLinkUp',
+    'OnPbxLinkDown',
+    'OnCtiLinkUp',
+    'OnCtiLinkDown',
+    'OnPbxLoaded',
+    'OnRemoteServerLinkUp',
+    'OnRemoteServerLinkDown',
+    'OnLicenseExpiration',
+    'OnServerStart',
+  ],
+  pbxManagement: [
+    'OnPbxObjectInstanceCreated',
+    'OnPbxObjectInstanceDeleted',
+    'OnPbxObjectInstanceModified',
+  ],
+  rti: [
+    'OnAgentRtiChanged',
+    'OnPilotRtiChanged',
+    'OnQueueRtiChanged',
+    'OnPGAgentRtiChanged',
+    'OnPGOtherRtiChanged',
+  ],
+  acdstats: ['OnAcdStatsProgress'],
 } as const satisfies Record<string, readonly string[]>
 
 export type EventPackage = keyof typeof EVENT_PACKAGES
+
+/**
+ * The real product's packages that are not in the specification (wire facts 4). Their selectors' ids
+ * are not login names (node ids, RSI points, pilot numbers, and the special id `*` of `rti` and
+ * `acdstats`), and the platform serves none of their events: a selector naming them is accepted
+ * whatever its ids and routes nothing.
+ */
+export const PRODUCT_ONLY_PACKAGES: ReadonlySet<EventPackage> = new Set<EventPackage>([
+  'agent',
+  'pilot',
+  'rsi',
+  'system',
+  'pbxManagement',
+  'rti',
+  'acdstats',
+])
+
+/** True when `name` is an event package (an own key of the catalog, never `constructor` and the like). */
+export function isEventPackage(name: string): name is EventPackage {
+  return Object.hasOwn(EVENT_PACKAGES, name)
+}
 export type EventName = (typeof EVENT_PACKAGES)[EventPackage][number]
 
 /** Events that concern every user: selectors' ids are not checked for them (specification, "Events" 8). */

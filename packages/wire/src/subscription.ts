@@ -16,11 +16,15 @@ export type SubscriptionState = (typeof SUBSCRIPTION_STATES)[number]
 export const Selector = Type.Object(
   {
     ids: Type.Optional(
-      Type.Array(Type.String(), { description: 'login names the events must be about' }),
+      Type.Array(Type.String(), {
+        description:
+          "login names the events must be about; for the real product's packages (agent, pilot, rsi, system, pbxManagement, rti, acdstats) any ids, `*` included",
+      }),
     ),
     names: Type.Array(Type.String(), {
       minItems: 1,
-      description: 'exact event names, or one event package name',
+      description:
+        "exact event names, or one event package name (the specification's packages and the real product's agent, pilot, rsi, system, pbxManagement, rti, acdstats)",
     }),
     families: Type.Optional(Type.Array(Type.String(), { description: 'accepted, not used' })),
     origins: Type.Optional(Type.Array(Type.String(), { description: 'accepted, not used' })),

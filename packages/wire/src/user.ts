@@ -144,7 +144,8 @@ export const ConfigManagerAssistant = Type.Object(
 /**
  * User. The fields the specification stars (type, site, department, devices, dialingRule, apiRights,
  * applicationRights, customAttributes) are present only for the owner or an administrator session.
- * nodeId is read by real clients (wire facts 7) though the specification does not list it.
+ * nodeId is read by real clients (wire facts 7) though the specification does not list it, and so is
+ * eMailAddress (the Node SDK's name of companyEmail).
  */
 export const User = Type.Object(
   {
@@ -168,6 +169,11 @@ export const User = Type.Object(
     customAttributes: Type.Optional(CustomAttributes),
     configManagerAssistant: Type.Optional(ConfigManagerAssistant),
     nodeId: Type.Optional(Type.String()),
+    eMailAddress: Type.Optional(
+      Type.String({
+        description: 'same as companyEmail: the name the Node SDK reads (not in the specification)',
+      }),
+    ),
   },
   { title: 'User' },
 )
@@ -205,10 +211,21 @@ export const UserPreferencesResponse = Type.Object(
   { title: 'UserPreferencesResponse' },
 )
 
+/**
+ * GET preferences/supportedLanguages (not in the specification; wire facts 7). The Node and Java SDKs read
+ * the camelCase names; the C# SDK reads `SupportedLanguages` and `SupportedGuiLanguages` (its
+ * `[JsonPropertyName]`, case-sensitive): both spellings, the same lists.
+ */
 export const SupportedLanguages = Type.Object(
   {
     supportedLanguages: Type.Array(Type.String()),
     supportedGuiLanguages: Type.Array(Type.String()),
+    SupportedLanguages: Type.Array(Type.String(), {
+      description: 'same as supportedLanguages: the spelling the C# SDK reads',
+    }),
+    SupportedGuiLanguages: Type.Array(Type.String(), {
+      description: 'same as supportedGuiLanguages: the spelling the C# SDK reads',
+    }),
   },
   { title: 'SupportedLanguages' },
 )

@@ -6,6 +6,7 @@
 import { COMPANY_WIDE_EVENTS } from '@openness/wire'
 import type { EventSink, PlatformEvent } from '../platform/ports.js'
 import { httpChunk } from './chunk-framing.js'
+import type { EventRewrite } from './event-variants.js'
 
 /**
  * An event serialized once for all its subscriptions: its JSON text, and its CHUNK line encoded (and
@@ -15,8 +16,26 @@ import { httpChunk } from './chunk-framing.js'
 export class SerializedEvent {
   private line: Buffer | undefined
   private chunk: Buffer | undefined
+  private variants: Map<EventRewrite, SerializedEvent> | undefined
 
-  constructor(readonly json: string) {}
+  /** `source` is the event `json` serializes, for the variants some clients get (event-variants.ts). */
+  constructor(
+    readonly json: string,
+    readonly source?: PlatformEvent,
+  ) {}
+
+  /** The event rewritten for a client dialect, serialized once for every channel of that dialect. */
+  rewritten(rewrite: EventRewrite): SerializedEvent {
+    if (this.source === undefined) return this
+    this.variants ??= new Map()
+    let variant = this.variants.get(rewrite)
+    if (variant === undefined) {
+      const event = rewrite(this.source)
+      variant = event === this.source ? this : new SerializedEvent(JSON.stringify(event), event)
+      this.variants.set(rewrite, variant)
+    }
+    return variant
+  }
 
   /** `json` and a newline, as UTF-8: the event as a CHUNK channel carries it. */
   get chunkLine(): Buffer {
@@ -97,7 +116,7 @@ export class EventRouter implements EventSink {
     const own = byLogin.get(event.loginName)
     const any = byLogin.get(ANY_LOGIN)
     if (own === undefined && any === undefined) return
-    const serialized = new SerializedEvent(JSON.stringify(event))
+    const serialized = new SerializedEvent(JSON.stringify(event), event)
     if (own !== undefined && any !== undefined) {
       for (const target of new Set([...own, ...any])) target.deliver(serialized)
       return

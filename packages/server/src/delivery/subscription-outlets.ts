@@ -8,17 +8,25 @@ import type { Subscription } from '../platform/subscriptions/subscription.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
+import { EVENT_VARIANTS, type EventRewrite } from './event-variants.js'
 
 /** One subscription's queue and channel. */
 class Outlet implements EventTarget {
   channel: ChunkChannel | undefined
+  /** The events its client parses in a variant of their own (event-variants.ts); mostly none. */
+  private readonly rewrites: ReadonlyMap<string, EventRewrite> | undefined
 
   constructor(
     readonly subscription: Subscription,
     readonly queue: EventQueue,
-  ) {}
+  ) {
+    const { dialect } = subscription
+    this.rewrites = dialect === undefined ? undefined : EVENT_VARIANTS[dialect]
+  }
 
-  deliver(event: SerializedEvent): void {
+  deliver(shared: SerializedEvent): void {
+    const rewrite = this.rewrites?.get(shared.source?.eventName ?? '')
+    const event = rewrite === undefined ? shared : shared.rewritten(rewrite)
     // The common case, an open channel keeping up: straight to the socket, no queueing.
     if (this.channel?.offer(event)) return
     this.queue.push(event.json)

@@ -166,6 +166,65 @@ describe('POST /subscriptions: accepted', () => {
     )
   })
 
+  it("accepts the real product's packages the SDKs name, exact bodies (wire facts 4, issue 11)", async () => {
+    const raw = (cookie: string, body: string) =>
+      app.inject({
+        method: 'POST',
+        url: SUBSCRIPTIONS,
+        headers: { cookie, 'content-type': 'application/json' },
+        payload: body,
+      })
+    const alice = await openSession(app, 'alice')
+    // Node SDK: addTelephonyEvents([]) and addMaintenanceEvents().
+    const node = accepted(
+      await raw(
+        alice,
+        '{"filter":{"selectors":[{"names":["telephony"],"ids":[]},{"names":["system"],"ids":[]}]},"version":"1.0","timeout":0}',
+      ),
+    )
+    expect(subscriptions.find(node.subscriptionId)?.routes).toEqual([
+      { eventNames: [...EVENT_PACKAGES.telephony], loginNames: ['alice'] },
+    ])
+    const admin = await openSession(app, 'admin')
+    // Java SDK: addCallCenterRealtimeEventListener, then addCallCenterStatisticsEventListener.
+    const java = accepted(
+      await raw(
+        admin,
+        '{"version":"1.0","timeout":10,"filter":{"selectors":[{"names":["rti"],"ids":["*"]}]}}',
+      ),
+    )
+    expect(subscriptions.find(java.subscriptionId)?.routes).toEqual([])
+    accepted(
+      await raw(
+        admin,
+        '{"version":"1.0","timeout":10,"filter":{"selectors":[{"names":["acdstats"],"ids":["*"]}]}}',
+      ),
+    )
+    // Node SDK, administrator: addMaintenanceEvents, addPbxManagementEvents, addRsiEvents,
+    // addUsersManagementEvents (empty ids: the specification does not check them for these events).
+    accepted(
+      await raw(
+        admin,
+        '{"filter":{"selectors":[{"names":["system"],"ids":[]},{"names":["pbxManagement"],"ids":[]},{"names":["rsi"],"ids":[]},{"names":["userManagement"],"ids":[]}]},"version":"1.0","timeout":0}',
+      ),
+    )
+    // C# SDK: AddMaintenanceEvents() and AddCallCenterAgentEvents() leave ids out.
+    accepted(
+      await raw(
+        admin,
+        '{"filter":{"selectors":[{"names":["system"]},{"names":["agent"]},{"names":["pilot"]}]},"version":"1.0","timeout":10}',
+      ),
+    )
+    // Event names of those packages, named one by one.
+    accepted(
+      await raw(
+        alice,
+        '{"filter":{"selectors":[{"names":["OnPbxLinkUp","OnPbxLinkDown"]},{"names":["OnDynamicStateChanged"]}]},"version":"1.0"}',
+      ),
+    )
+    expect(subscriptions.supervision.count).toBe(0)
+  })
+
   it('accepts an administrator subscription listing users, and counts them', async () => {
     const admin = await openSession(app, 'admin')
     const body = accepted(await supervise(admin, 'alice', 'bob'))
@@ -230,6 +289,12 @@ describe('POST /subscriptions: refused (400, status REFUSED, message naming the 
       'alice',
       selectors({ names: ['OnCallCreatd'] }),
       /'OnCallCreatd' is neither an event name nor an event package/,
+    ],
+    [
+      "a name in no package, beside the real product's packages",
+      'admin',
+      selectors({ names: ['rti'], ids: ['*'] }, { names: ['acdStatistics'], ids: ['*'] }),
+      /selectors\[1\]\.names: 'acdStatistics' is neither an event name nor an event package/,
     ],
     [
       'a user session naming another user',

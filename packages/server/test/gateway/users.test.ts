@@ -60,6 +60,8 @@ const ALICE_PUBLIC = {
   instantMessagingId: 'alice.martin@im.example.com',
   voicemail: { number: '8000', type: 'VM_4635' },
   nodeId: '1',
+  // companyEmail again, under the name the Node SDK reads (wire facts 7).
+  eMailAddress: 'alice.martin@example.com',
 }
 
 /** Alice's starred fields. */
@@ -1130,6 +1132,9 @@ describe('GET /users/{loginName}/preferences/supportedLanguages', () => {
   const DEMO_LANGUAGES = {
     supportedLanguages: ['en', 'fr', 'de'],
     supportedGuiLanguages: ['en', 'fr', 'de', 'es', 'it'],
+    // The same lists under the names the C# SDK reads (case-sensitive).
+    SupportedLanguages: ['en', 'fr', 'de'],
+    SupportedGuiLanguages: ['en', 'fr', 'de', 'es', 'it'],
   }
 
   beforeAll(async () => {

@@ -313,6 +313,11 @@ describe('user and user-management events from the control plane', () => {
     const changed = await client.next()
     expect(changed).toMatchObject({ eventName: 'OnUserInfoChanged', loginName: 'bob' })
     expect((changed['user'] as Record<string, unknown>)['department']).toBe('Support')
+    // The Node SDK reads the e-mail address of a User as `eMailAddress`: beside companyEmail.
+    expect(changed['user']).toMatchObject({
+      companyEmail: 'bob.durand@example.com',
+      eMailAddress: 'bob.durand@example.com',
+    })
     const deleted = await control.inject({
       method: 'DELETE',
       url: '/control/v1/users/zoe',

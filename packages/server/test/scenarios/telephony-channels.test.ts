@@ -174,6 +174,13 @@ describe('an internal call', () => {
     expect(releasing?.['modifiedLegs']).toEqual([
       { deviceId: '1002', state: 'RELEASING', capabilities: { drop: true } },
     ])
+    // Both spellings of the removed lists: the wire's (Java, C#) and the Node SDK's, same values.
+    expect(releasing).toMatchObject({
+      removedLegs: [],
+      removedLeg: [],
+      removedParticipantIds: ['1001'],
+      removedParticipants: ['1001'],
+    })
 
     await expectNoCalls(alice, bob)
     expect((await bob.request('GET', `/calls/${callRef}`)).status).toBe(404)

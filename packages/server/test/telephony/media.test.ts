@@ -122,7 +122,9 @@ describe('attach data', () => {
     })
     expect(namesOf(events, 'alice')).toEqual(['OnCallModified'])
     expect(namesOf(events, 'bob')).toEqual(['OnCallModified'])
-    expect(eventsOf(events, 'bob')[0]).toMatchObject({ callData: { associatedData: 'order 42' } })
+    expect(eventsOf(events, 'bob')[0]).toMatchObject({
+      callData: { associatedData: 'order 42', associateData: 'order 42' },
+    })
     expect(callOf(state, callRef)?.associatedData).toBe('order 42')
   })
 
@@ -154,9 +156,13 @@ describe('device move', () => {
       removedLegs: [{ deviceId: '1001' }],
       modifiedLegs: [],
     })
+    // The Node SDK reads the removed legs as `removedLeg`: the same Leg objects.
+    const moved = eventsOf(events, 'alice')[0]
+    expect(moved?.['removedLeg']).toEqual(moved?.['removedLegs'])
     expect(namesOf(events, 'bob')).toEqual(['OnCallModified'])
     expect(eventsOf(events, 'bob')[0]).toMatchObject({
       removedParticipantIds: ['1001'],
+      removedParticipants: ['1001'],
       addedParticipants: [
         { participantId: ALICE_SOFTPHONE, identity: { id: { loginName: 'alice' } } },
       ],

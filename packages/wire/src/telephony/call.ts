@@ -133,6 +133,12 @@ export const CallData = Type.Object(
     tags: Type.Optional(Type.Array(Tag)),
     capabilities: Type.Optional(CallCapabilities),
     associatedData: Type.Optional(Type.String()),
+    associateData: Type.Optional(
+      Type.String({
+        description:
+          'same as associatedData: the spelling the Java SDK reads (not in the specification)',
+      }),
+    ),
     hexaBinaryAssociatedData: Type.Optional(Type.String()),
   },
   { title: 'CallData' },

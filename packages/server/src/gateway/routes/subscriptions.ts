@@ -7,6 +7,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { Filter, Subscription, SubscriptionRequest } from '@openness/wire'
 import type { FastifyReply } from 'fastify'
 import { PlatformError } from '../../platform/platform-error.js'
+import { clientDialectOf } from '../../platform/subscriptions/client-dialect.js'
 import { NOTIFICATION_RIGHTS } from '../../platform/subscriptions/subscription-manager.js'
 import { sessionOf } from '../access.js'
 import { errorResponses, restErrorInfoRef } from '../error-responses.js'
@@ -44,7 +45,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const outcome = subscriptions.create(sessionOf(request), request.body)
+      // The SDK that subscribes, known by its User-Agent, may get variants of some events
+      // (docs/subscriptions.md, "Client variants").
+      const dialect = clientDialectOf(request.headers['user-agent'])
+      const outcome = subscriptions.create(sessionOf(request), request.body, dialect)
       if (!outcome.accepted) return refuse(reply, outcome.message)
       const { subscription } = outcome
       const urls = pollingUrls(request, subscription.subscriptionId)

@@ -15,6 +15,7 @@ import {
 } from '@openness/wire'
 import type { UserLookupKey } from '../../platform/directory/directory.js'
 import { PlatformError } from '../../platform/platform-error.js'
+import { clientDialectOf } from '../../platform/subscriptions/client-dialect.js'
 import { ownUserFor, sessionOf, userFor } from '../access.js'
 import { API_V1_PATH } from '../base-urls.js'
 import { errorResponses } from '../error-responses.js'
@@ -29,9 +30,6 @@ const LOOKUP_KEYS: readonly UserLookupKey[] = [
 ]
 const config = { session: 'open' as const }
 const tags = ['users']
-
-/** Clients that cannot follow redirects (wire facts 7: the Java SDK's HttpClient) get the User directly. */
-const NO_REDIRECT_AGENT = /^Java-http-client\//
 
 /** GET /users: find a user by exactly one key; 307 to its resource. */
 export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -66,7 +64,8 @@ export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const value = request.query[key] as string
       const user = app.platform.directory.findUserBy(key, value)
       if (user === undefined) throw new PlatformError('NOT_FOUND', `No user with ${key} '${value}'`)
-      if (NO_REDIRECT_AGENT.test(request.headers['user-agent'] ?? '')) {
+      // The Java SDK's HttpClient cannot follow redirects (wire facts 7): it gets the User directly.
+      if (clientDialectOf(request.headers['user-agent']) === 'java') {
         const { privileged } = userFor(request, user.loginName)
         return app.platform.directory.userView(user, privileged)
       }
@@ -214,7 +213,12 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       ownUserFor(request, request.params.loginName)
       const { languages } = directory.settings
-      return { supportedLanguages: languages.tui, supportedGuiLanguages: languages.gui }
+      return {
+        supportedLanguages: languages.tui,
+        supportedGuiLanguages: languages.gui,
+        SupportedLanguages: languages.tui,
+        SupportedGuiLanguages: languages.gui,
+      }
     },
   )
 }

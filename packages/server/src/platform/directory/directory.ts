@@ -159,6 +159,9 @@ export class Directory {
     for (const key in record)
       if (!HIDDEN_FIELDS.has(key) && (full || !PRIVATE_FIELDS.has(key))) view[key] = record[key]
     view['nodeId'] = this.settings.nodeId
+    // The Node SDK reads the e-mail address as `eMailAddress` (wire facts 7): the same value.
+    if (account.record.companyEmail !== undefined)
+      view['eMailAddress'] = account.record.companyEmail
     if (full) view['dialingRule'] = account.record.dialingRule ?? this.planDialingRule()
     return view as User
   }

@@ -140,6 +140,63 @@ const ACCEPTED: Accepted[] = [
     routes: [{ eventNames: ['OnUserDeleted'], loginNames: ['bob'] }],
     supervised: ['bob'],
   },
+  {
+    name: 'administrator: company-wide events need no ids ("ids not checked"; the Node SDK sends [])',
+    context: ADMIN,
+    selectors: [{ names: ['userManagement'], ids: [] }],
+    routes: [{ eventNames: ['OnUserCreated', 'OnUserDeleted'], loginNames: [] }],
+    supervised: [],
+  },
+  {
+    name: "the real product's packages beside a served one: accepted, routing nothing (Node SDK body)",
+    context: USER,
+    selectors: [
+      { names: ['telephony'], ids: [] },
+      { names: ['system'], ids: [] },
+    ],
+    routes: [{ eventNames: TELEPHONY, loginNames: ['alice'] }],
+    supervised: [],
+  },
+  {
+    name: "administrator: the special id '*' of rti and acdstats (Node and Java SDKs)",
+    context: ADMIN,
+    selectors: [
+      { names: ['rti'], ids: ['*'] },
+      { names: ['acdstats'], ids: ['*'] },
+    ],
+    routes: [],
+    supervised: [],
+  },
+  {
+    name: 'administrator: system, pbxManagement and rsi without ids, agent and pilot with other ids',
+    context: ADMIN,
+    selectors: [
+      { names: ['system'], ids: [] },
+      { names: ['pbxManagement'] },
+      { names: ['rsi'], ids: [] },
+      { names: ['agent'], ids: ['zoe'] },
+      { names: ['pilot'], ids: ['30000'] },
+    ],
+    routes: [],
+    supervised: [],
+  },
+  {
+    name: "event names of the real product's packages, named exactly",
+    context: USER,
+    selectors: [
+      { names: ['OnPbxLinkUp', 'OnCtiLinkDown'] },
+      { names: ['OnPGAgentRtiChanged'], ids: ['*'] },
+    ],
+    routes: [],
+    supervised: [],
+  },
+  {
+    name: 'telephony events of the real product only (OnDynamicStateChanged) are telephony names',
+    context: USER,
+    selectors: [{ names: ['OnTelephonyState', 'OnDynamicStateChanged'] }],
+    routes: [{ eventNames: ['OnTelephonyState', 'OnDynamicStateChanged'], loginNames: ['alice'] }],
+    supervised: [],
+  },
 ]
 
 const REFUSED: Refused[] = [
@@ -166,6 +223,24 @@ const REFUSED: Refused[] = [
     context: USER,
     selectors: [{ names: ['telephony'] }, { names: ['oncallcreated'] }],
     message: /selectors\[1\]\.names: 'oncallcreated' is neither an event name nor an event package/,
+  },
+  {
+    name: "a name in no package, beside the real product's packages",
+    context: USER,
+    selectors: [{ names: ['system'] }, { names: ['acd'], ids: ['*'] }],
+    message: /selectors\[1\]\.names: 'acd' is neither an event name nor an event package/,
+  },
+  {
+    name: 'a property of every object is no package',
+    context: USER,
+    selectors: [{ names: ['constructor'] }],
+    message: /'constructor' is neither an event name nor an event package/,
+  },
+  {
+    name: "events of a real product's package and of telephony",
+    context: USER,
+    selectors: [{ names: ['OnPbxLinkUp', 'OnCallCreated'] }],
+    message: /a selector names one package only \(got system, telephony\)/,
   },
   {
     name: 'empty selectors',
@@ -253,6 +328,45 @@ describe('compileFilter: company-wide events and repeated names', () => {
       routes: [{ eventNames: TELEPHONY, loginNames: ['alice'] }],
       supervisedUsers: new Set(),
     })
+  })
+})
+
+describe('compileFilter: the C# SDK (client-dialect.ts)', () => {
+  const DOTNET: FilterContext = { ...USER, dialect: 'dotnet' }
+
+  it('reads a package name as the events the C# SDK knows', () => {
+    expect(compileFilter([{ names: ['telephony'] }, { names: ['user'] }], DOTNET)).toEqual({
+      ok: true,
+      routes: [
+        {
+          eventNames: TELEPHONY.filter(
+            (name) =>
+              ![
+                'OnCallAppeared',
+                'OnCallbackRequestAdded',
+                'OnDeviceMuteSuccess',
+                'OnDeviceMuteFailed',
+                'OnDynamicStateModified',
+              ].includes(name),
+          ),
+          loginNames: ['alice'],
+        },
+        { eventNames: ['OnUserInfoChanged'], loginNames: ['alice'] },
+      ],
+      supervisedUsers: new Set(),
+    })
+  })
+
+  it('routes an event named exactly, known to it or not', () => {
+    expect(compileFilter([{ names: ['OnCallbackRequestAdded', 'OnCallCreated'] }], DOTNET)).toEqual(
+      {
+        ok: true,
+        routes: [
+          { eventNames: ['OnCallbackRequestAdded', 'OnCallCreated'], loginNames: ['alice'] },
+        ],
+        supervisedUsers: new Set(),
+      },
+    )
   })
 })
 

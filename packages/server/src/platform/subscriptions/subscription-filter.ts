@@ -3,14 +3,18 @@
  * selector names exact event names or one package, never a mix of packages; ids are login names,
  * optional for a user session (its owner), required for an administrator session; the company-wide
  * events are not filtered by ids. A filter that breaks a rule is refused with a message naming it.
+ * Selectors of the real product's own packages (`system`, `rti`...) are accepted and route nothing.
  */
 import {
   COMPANY_WIDE_EVENTS,
   EVENT_PACKAGES,
   type EventPackage,
+  isEventPackage,
   PACKAGE_OF_EVENT,
+  PRODUCT_ONLY_PACKAGES,
   type Selector,
 } from '@openness/wire'
+import { type ClientDialect, packageReaches } from './client-dialect.js'
 
 /** A route of a subscription: these events about these logins. */
 export interface SubscriptionRoute {
@@ -28,6 +32,8 @@ export interface FilterContext {
   isUser(loginName: string): boolean
   /** True when an administrator subscription may list the user (it holds TELEPHONY_ADVANCED or MESSAGING). */
   maySupervise(loginName: string): boolean
+  /** The SDK that subscribes, when its package names stand for fewer events (client-dialect.ts). */
+  dialect?: ClientDialect | undefined
 }
 
 /** The outcome: routes and the users an administrator subscription supervises, or a refusal. */
@@ -39,15 +45,23 @@ const COMPANY_WIDE = new Set<string>(COMPANY_WIDE_EVENTS)
 
 const refuse = (message: string): CompiledFilter => ({ ok: false, message })
 
-/** The event names a selector's names stand for, or the reason they are refused. */
-function eventNamesOf(given: readonly string[], index: number): string[] | string {
+/** What a selector's names stand for: its package and its event names. */
+interface SelectedEvents {
+  pkg: EventPackage
+  eventNames: string[]
+  /** The selector named the package, not exact event names. */
+  byPackage: boolean
+}
+
+/** The events a selector's names stand for, or the reason they are refused. */
+function eventNamesOf(given: readonly string[], index: number): SelectedEvents | string {
   const names = [...new Set(given)]
   const packages = new Set<EventPackage>()
   const events: string[] = []
   for (const name of names) {
-    if (name in EVENT_PACKAGES) {
-      packages.add(name as EventPackage)
-      events.push(...EVENT_PACKAGES[name as EventPackage])
+    if (isEventPackage(name)) {
+      packages.add(name)
+      events.push(...EVENT_PACKAGES[name])
       continue
     }
     const pkg = PACKAGE_OF_EVENT.get(name)
@@ -58,10 +72,12 @@ function eventNamesOf(given: readonly string[], index: number): string[] | strin
   }
   if (packages.size > 1)
     return `filter.selectors[${index}].names: a selector names one package only (got ${[...packages].join(', ')}): use one selector per package`
-  const hasPackage = names.some((name) => name in EVENT_PACKAGES)
+  const hasPackage = names.some(isEventPackage)
   if (hasPackage && names.length > 1)
     return `filter.selectors[${index}].names: a selector names either a package or event names, not both`
-  return [...new Set(events)]
+  const [pkg] = packages
+  if (pkg === undefined) return `filter.selectors[${index}].names: must not be empty`
+  return { pkg, eventNames: [...new Set(events)], byPackage: hasPackage }
 }
 
 /** Compiles the selectors of a subscription request or filter update. */
@@ -73,10 +89,22 @@ export function compileFilter(
   const routes: SubscriptionRoute[] = []
   const supervisedUsers = new Set<string>()
   for (const [index, selector] of selectors.entries()) {
-    const eventNames = eventNamesOf(selector.names, index)
-    if (typeof eventNames === 'string') return refuse(eventNames)
+    const selected = eventNamesOf(selector.names, index)
+    if (typeof selected === 'string') return refuse(selected)
+    // The real product's own packages (wire facts 4): ids that are no login names, such as `*` for
+    // rti and acdstats, and no event the platform sends. Accepted, nothing routed, nobody supervised.
+    if (PRODUCT_ONLY_PACKAGES.has(selected.pkg)) continue
+    const eventNames = selected.byPackage
+      ? selected.eventNames.filter((name) => packageReaches(context.dialect, name))
+      : selected.eventNames
     const ids = [...new Set(selector.ids ?? [])]
     if (context.admin) {
+      // OnUserCreated and OnUserDeleted concern every user, "the ids in the selector are not checked"
+      // (specification, "Events" 8): the Node SDK's userManagement selector has an empty ids list.
+      if (ids.length === 0 && eventNames.every((name) => COMPANY_WIDE.has(name))) {
+        routes.push({ eventNames, loginNames: [] })
+        continue
+      }
       if (ids.length === 0)
         return refuse(
           `filter.selectors[${index}].ids: an administrator session must list at least one login name`,

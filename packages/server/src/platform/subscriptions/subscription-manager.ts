@@ -9,6 +9,7 @@ import type { Directory } from '../directory/directory.js'
 import { PlatformError } from '../platform-error.js'
 import type { Clock, SubscriptionDelivery, Timer } from '../ports.js'
 import type { Session } from '../sessions/session.js'
+import type { ClientDialect } from './client-dialect.js'
 import { Subscription } from './subscription.js'
 import { compileFilter, type FilterContext } from './subscription-filter.js'
 import type { SubscriptionRemoveCause } from './subscription-state.js'
@@ -51,11 +52,21 @@ export class SubscriptionManager {
     this.supervision = new SupervisionCounter(directory.settings.licenses.TELEPHONY_ADVANCED)
   }
 
-  /** POST /subscriptions: the whole request is checked; nothing is kept when it is refused. */
-  create(session: Session, request: SubscriptionRequest): SubscriptionOutcome {
+  /**
+   * POST /subscriptions: the whole request is checked; nothing is kept when it is refused. `dialect` is the
+   * SDK that sent it, when it gets variants of some events (client-dialect.ts).
+   */
+  create(
+    session: Session,
+    request: SubscriptionRequest,
+    dialect?: ClientDialect,
+  ): SubscriptionOutcome {
     const refusal = this.checkParameters(request)
     if (refusal !== undefined) return { accepted: false, message: refusal }
-    const compiled = compileFilter(request.filter?.selectors ?? [], this.filterContext(session))
+    const compiled = compileFilter(
+      request.filter?.selectors ?? [],
+      this.filterContext(session, dialect),
+    )
     if (!compiled.ok) return { accepted: false, message: compiled.message }
     if (session.admin && !this.supervision.fits(compiled.supervisedUsers))
       return this.licenseRefusal()
@@ -70,6 +81,7 @@ export class SubscriptionManager {
       routes: compiled.routes,
       supervisedUsers: compiled.supervisedUsers,
       createdAt: this.clock.now(),
+      dialect,
     })
     if (session.admin) this.supervision.take(subscription.supervisedUsers)
     this.subscriptions.set(subscription.subscriptionId, subscription)
@@ -88,7 +100,10 @@ export class SubscriptionManager {
     filter: Filter,
   ): SubscriptionOutcome {
     const subscription = this.ownSubscription(session, subscriptionId)
-    const compiled = compileFilter(filter.selectors ?? [], this.filterContext(session))
+    const compiled = compileFilter(
+      filter.selectors ?? [],
+      this.filterContext(session, subscription.dialect),
+    )
     if (!compiled.ok) return { accepted: false, message: compiled.message }
     if (
       subscription.admin &&
@@ -173,10 +188,11 @@ export class SubscriptionManager {
     return undefined
   }
 
-  private filterContext(session: Session): FilterContext {
+  private filterContext(session: Session, dialect: ClientDialect | undefined): FilterContext {
     return {
       owner: session.actingAs,
       admin: session.admin,
+      dialect,
       isUser: (login) => this.directory.findUser(login) !== undefined,
       maySupervise: (login) =>
         this.directory

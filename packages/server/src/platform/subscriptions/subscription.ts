@@ -1,6 +1,7 @@
 /** One accepted subscription: whose it is, what it selects, how it is delivered, when it was last active. */
 import type { NotificationMode } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
+import type { ClientDialect } from './client-dialect.js'
 import type { SubscriptionRoute } from './subscription-filter.js'
 import {
   canTransition,
@@ -24,6 +25,8 @@ export interface SubscriptionInit {
   routes: SubscriptionRoute[]
   supervisedUsers: Set<string>
   createdAt: number
+  /** The SDK that subscribed, when it gets variants of some events (client-dialect.ts). */
+  dialect?: ClientDialect | undefined
 }
 
 /** A subscription. Only `transition` changes its state. */
@@ -35,6 +38,7 @@ export class Subscription {
   readonly mode: NotificationMode
   readonly timeoutMinutes: number
   readonly keepaliveMinutes: number
+  readonly dialect: ClientDialect | undefined
   private currentRoutes: SubscriptionRoute[]
   private currentSupervised: Set<string>
   private currentState: SubscriptionLifecycle = 'ACCEPTED'
@@ -50,6 +54,7 @@ export class Subscription {
     this.mode = init.mode
     this.timeoutMinutes = init.timeoutMinutes
     this.keepaliveMinutes = init.keepaliveMinutes
+    this.dialect = init.dialect
     this.currentRoutes = init.routes
     this.currentSupervised = init.supervisedUsers
     this.lastActivityAt = init.createdAt

@@ -76,6 +76,8 @@ export function callEvent(
     byKey<Participant>(before.participants, (part) => part.participantId),
     byKey<Participant>(after.participants, (part) => part.participantId),
   )
+  const removedLegs = [...legs.removed.values()]
+  const removedParticipantIds = [...participants.removed.keys()]
   return {
     eventName: 'OnCallModified',
     loginName,
@@ -84,10 +86,15 @@ export function callEvent(
     callData: after.callData,
     modifiedLegs: legs.modified,
     addedLegs: legs.added,
-    removedLegs: [...legs.removed.values()],
+    removedLegs,
+    // The Node SDK reads the removed lists under these names (OnCallModifiedJson: `removedLeg` Leg[],
+    // `removedParticipants` string[]); the Java and C# SDKs read the names above, which the real server
+    // sends (wire facts 6). Both, with the same lists (docs/telephony-api.md, "Events").
+    removedLeg: removedLegs,
     modifiedParticipants: participants.modified,
     addedParticipants: participants.added,
-    removedParticipantIds: [...participants.removed.keys()],
+    removedParticipantIds,
+    removedParticipants: removedParticipantIds,
     deviceCapabilities: [],
   }
 }

@@ -161,6 +161,11 @@ export function callView(
   }
   if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
   if (call.recordState) callData.recordState = call.recordState
-  if (call.associatedData !== undefined) callData.associatedData = call.associatedData
+  if (call.associatedData !== undefined) {
+    callData.associatedData = call.associatedData
+    // The Java SDK's CallData field is spelled `associateData` (its getCorrelatorData reads it first,
+    // then hexaBinaryAssociatedData); the others read `associatedData`. Both, the same text.
+    callData.associateData = call.associatedData
+  }
   return { callRef: call.callRef, callData, legs, participants }
 }

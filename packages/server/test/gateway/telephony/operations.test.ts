@@ -162,6 +162,8 @@ describe('calls', () => {
     const callRef = String(response.headers.location).split('/').pop() ?? ''
     const call = await callOf('bob', callRef)
     expect(call.callData?.associatedData).toBe('order 42')
+    // The Java SDK's CallData reads `associateData` (its spelling): the same text beside it.
+    expect(call.callData?.associateData).toBe('order 42')
     expect((await callOf('alice', callRef)).legs?.[0]?.deviceId).toBe('1001')
   })
 

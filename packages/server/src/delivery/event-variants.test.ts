@@ -1,0 +1,68 @@
+/** The variants some SDKs get: rewritten once per event for all the channels of a dialect. */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { PlatformEvent } from '../platform/ports.js'
+import { SerializedEvent } from './event-router.js'
+import { deviceStatesAsList, EVENT_VARIANTS } from './event-variants.js'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const DEVICE_STATES = [{ deviceId: '1001', state: 'IN_SERVICE', mutable: true, muted: false }]
+const SNAPSHOT: PlatformEvent = {
+  eventName: 'OnTelephonyState',
+  loginName: 'alice',
+  state: {
+    calls: [],
+    deviceCapabilities: [{ deviceId: '1001', makeCall: true }],
+    userState: 'FREE',
+    deviceStates: { deviceStates: DEVICE_STATES },
+  },
+}
+
+describe('deviceStatesAsList (Java SDK)', () => {
+  it('puts the list of device states in place of the nested object, and keeps the rest', () => {
+    expect(deviceStatesAsList(SNAPSHOT)).toEqual({
+      eventName: 'OnTelephonyState',
+      loginName: 'alice',
+      state: {
+        calls: [],
+        deviceCapabilities: [{ deviceId: '1001', makeCall: true }],
+        userState: 'FREE',
+        deviceStates: DEVICE_STATES,
+      },
+    })
+    expect(SNAPSHOT['state']).toMatchObject({ deviceStates: { deviceStates: DEVICE_STATES } })
+  })
+
+  it('leaves a state without device states as it is', () => {
+    const bare = { eventName: 'OnTelephonyState', loginName: 'alice', state: { userState: 'FREE' } }
+    expect(deviceStatesAsList(bare)).toBe(bare)
+  })
+
+  it('is the only variant: Java for OnTelephonyState, none for the C# SDK', () => {
+    expect([...(EVENT_VARIANTS.java?.keys() ?? [])]).toEqual(['OnTelephonyState'])
+    expect(EVENT_VARIANTS.dotnet).toBeUndefined()
+  })
+})
+
+describe('SerializedEvent.rewritten', () => {
+  it('serializes the variant once, whatever the number of channels asking for it', () => {
+    const shared = new SerializedEvent(JSON.stringify(SNAPSHOT), SNAPSHOT)
+    const stringify = vi.spyOn(JSON, 'stringify')
+    const first = shared.rewritten(deviceStatesAsList)
+    const second = shared.rewritten(deviceStatesAsList)
+    expect(stringify).toHaveBeenCalledTimes(1)
+    expect(second).toBe(first)
+    expect(JSON.parse(first.json)).toEqual(deviceStatesAsList(SNAPSHOT))
+    expect(shared.json).toBe(JSON.stringify(SNAPSHOT))
+  })
+
+  it('is the event itself when the rewrite changes nothing or the source is unknown', () => {
+    const bare = { eventName: 'OnTelephonyState', loginName: 'alice', state: {} }
+    const shared = new SerializedEvent(JSON.stringify(bare), bare)
+    expect(shared.rewritten(deviceStatesAsList)).toBe(shared)
+    const textOnly = new SerializedEvent('{"eventName":"OnTelephonyState"}')
+    expect(textOnly.rewritten(deviceStatesAsList)).toBe(textOnly)
+  })
+})

@@ -1,0 +1,31 @@
+/**
+ * Events as some SDKs need them (platform/subscriptions/client-dialect.ts; docs/subscriptions.md, "Client
+ * variants"): a rewrite per event name and dialect, applied once per event for all the channels of that
+ * dialect (SerializedEvent.rewritten). Subscriptions of other clients never look here.
+ */
+import type { TelephonicState } from '@openness/wire'
+import type { PlatformEvent } from '../platform/ports.js'
+import type { ClientDialect } from '../platform/subscriptions/client-dialect.js'
+
+/** Turns an event into the variant a client parses. */
+export type EventRewrite = (event: PlatformEvent) => PlatformEvent
+
+/**
+ * OnTelephonyState with `state.deviceStates` as the list itself. The Java SDK deserializes the event into
+ * `TelephonicState`, whose `deviceStates` is a `Collection<DeviceState>`: the nested object of wire facts
+ * 5.4 (`{"deviceStates":[...]}`, which the Node SDK and GET /telephony/state use) makes Gson throw, and
+ * its ChunkEventListener catches IOException only, so its event thread ends for good.
+ */
+export const deviceStatesAsList: EventRewrite = (event) => {
+  const state = event['state'] as TelephonicState | undefined
+  if (state?.deviceStates === undefined) return event
+  return { ...event, state: { ...state, deviceStates: state.deviceStates.deviceStates } }
+}
+
+/** The rewrites of each dialect, by event name; a dialect without any has none. */
+export const EVENT_VARIANTS: Record<ClientDialect, ReadonlyMap<string, EventRewrite> | undefined> =
+  {
+    java: new Map([['OnTelephonyState', deviceStatesAsList]]),
+    // The C# SDK's variant is in its routes: its package names leave out the events it does not know.
+    dotnet: undefined,
+  }
