@@ -1,6 +1,7 @@
 /**
  * The delivery side of every subscription: its queue, filled from acceptance on; its routes in the
- * event router; its chunk channel when one is open. Implements the platform's SubscriptionDelivery port.
+ * event router; its chunk channel when one is open, or its webhook sender. Implements the platform's
+ * SubscriptionDelivery port.
  */
 import type { ServerResponse } from 'node:http'
 import type { Clock, EventQueue, SubscriptionDelivery } from '../platform/ports.js'
@@ -8,10 +9,12 @@ import type { Subscription } from '../platform/subscriptions/subscription.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
+import { type WebhookPolicy, WebhookSender, type WebhookTransport } from './webhook-sender.js'
 
-/** One subscription's queue and channel. */
+/** One subscription's queue, and its channel or its webhook. */
 class Outlet implements EventTarget {
   channel: ChunkChannel | undefined
+  webhook: WebhookSender | undefined
 
   constructor(
     readonly subscription: Subscription,
@@ -19,6 +22,11 @@ class Outlet implements EventTarget {
   ) {}
 
   deliver(event: SerializedEvent): void {
+    if (this.webhook !== undefined) {
+      this.queue.push(event.json)
+      this.webhook.wake()
+      return
+    }
     // The common case, an open channel keeping up: straight to the socket, no queueing.
     if (this.channel?.offer(event)) return
     this.queue.push(event.json)
@@ -31,8 +39,10 @@ export interface OutletOptions {
   router: EventRouter
   clock: Clock
   newQueue: () => EventQueue
-  /** Told of every write on a channel (the subscription is active). */
+  /** Told of every write on a channel and every delivery a webhook took (the subscription is active). */
   onActivity: (subscription: Subscription) => void
+  /** How webhook subscriptions are delivered. */
+  webhook: { transport: WebhookTransport; policy: WebhookPolicy }
 }
 
 export class SubscriptionOutlets implements SubscriptionDelivery {
@@ -42,6 +52,18 @@ export class SubscriptionOutlets implements SubscriptionDelivery {
 
   attach(subscription: Subscription): void {
     const outlet = new Outlet(subscription, this.options.newQueue())
+    const { webHookUrl } = subscription
+    if (webHookUrl !== undefined) {
+      const { clock, onActivity, webhook } = this.options
+      outlet.webhook = new WebhookSender({
+        subscriptionId: subscription.subscriptionId,
+        url: webHookUrl,
+        queue: outlet.queue,
+        clock,
+        ...webhook,
+        onActivity: () => onActivity(subscription),
+      })
+    }
     this.outlets.set(subscription.subscriptionId, outlet)
     this.options.router.route(outlet, subscription.routes)
   }
@@ -57,16 +79,27 @@ export class SubscriptionOutlets implements SubscriptionDelivery {
     this.outlets.delete(subscription.subscriptionId)
     this.options.router.unroute(outlet)
     outlet.channel?.end()
+    outlet.webhook?.stop()
     outlet.queue.clear()
+  }
+
+  isQuiet(subscription: Subscription): boolean {
+    return this.outlets.get(subscription.subscriptionId)?.webhook?.isQuiet ?? false
+  }
+
+  /** Stops every webhook (the service stops): no request is left in flight or scheduled. */
+  stopWebhooks(): void {
+    for (const outlet of this.outlets.values()) outlet.webhook?.stop()
   }
 
   /**
    * Opens the chunk channel of a subscription on `response`, replacing the one already open (a client
-   * reconnecting). False when the subscription has no outlet (it no longer exists).
+   * reconnecting). False when the subscription has no outlet (it no longer exists) or is delivered to a
+   * webhook.
    */
   openChannel(subscription: Subscription, response: ServerResponse): boolean {
     const outlet = this.outlets.get(subscription.subscriptionId)
-    if (outlet === undefined) return false
+    if (outlet === undefined || outlet.webhook !== undefined) return false
     outlet.channel?.end()
     const { clock, onActivity } = this.options
     const channel = new ChunkChannel(
