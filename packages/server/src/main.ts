@@ -140,6 +140,9 @@ async function main(): Promise<void> {
     webhooks: {
       allowedHosts: config.webhookAllowedHosts,
       ...(config.webhookSecret && { secret: config.webhookSecret }),
+      // A receiver that is down is the application's business: each retry at debug, a given-up event at warn.
+      onFailure: (failure) =>
+        logger[failure.willRetry ? 'debug' : 'warn'](failure, 'webhook request failed'),
     },
   })
   logger.info(

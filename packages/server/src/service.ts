@@ -9,6 +9,7 @@ import { SubscriptionOutlets } from './delivery/subscription-outlets.js'
 import {
   DEFAULT_WEBHOOK_POLICY,
   fetchTransport,
+  type WebhookFailure,
   type WebhookPolicy,
   type WebhookTransport,
 } from './delivery/webhook-sender.js'
@@ -64,6 +65,8 @@ export interface WebhookOptions {
   transport?: WebhookTransport
   /** Timeout, attempts and delays; DEFAULT_WEBHOOK_POLICY otherwise. */
   policy?: Partial<Omit<WebhookPolicy, 'secret'>>
+  /** Told of every failed request (main.ts logs them). */
+  onFailure?: (failure: WebhookFailure) => void
 }
 
 /** What starting the platform needs. */
@@ -151,6 +154,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       webhook: {
         transport: options.webhooks?.transport ?? fetchTransport,
         policy: { ...DEFAULT_WEBHOOK_POLICY, ...options.webhooks?.policy, secret: webhookSecret },
+        ...(options.webhooks?.onFailure && { onFailure: options.webhooks.onFailure }),
       },
     })
     const subscriptions = new SubscriptionManager(

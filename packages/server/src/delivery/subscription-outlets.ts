@@ -9,7 +9,12 @@ import type { Subscription } from '../platform/subscriptions/subscription.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
-import { type WebhookPolicy, WebhookSender, type WebhookTransport } from './webhook-sender.js'
+import {
+  type WebhookFailure,
+  type WebhookPolicy,
+  WebhookSender,
+  type WebhookTransport,
+} from './webhook-sender.js'
 
 /** One subscription's queue, and its channel or its webhook. */
 class Outlet implements EventTarget {
@@ -42,7 +47,11 @@ export interface OutletOptions {
   /** Told of every write on a channel and every delivery a webhook took (the subscription is active). */
   onActivity: (subscription: Subscription) => void
   /** How webhook subscriptions are delivered. */
-  webhook: { transport: WebhookTransport; policy: WebhookPolicy }
+  webhook: {
+    transport: WebhookTransport
+    policy: WebhookPolicy
+    onFailure?: (failure: WebhookFailure) => void
+  }
 }
 
 export class SubscriptionOutlets implements SubscriptionDelivery {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
 import { MemoryEventQueue } from '../storage/memory/memory-event-queue.js'
 import {
+  type WebhookFailure,
   type WebhookPost,
   WebhookSender,
   type WebhookSenderState,
@@ -53,6 +54,7 @@ function setup(capacity = 10) {
   const queue = new MemoryEventQueue(capacity)
   const transport = new ScriptedTransport()
   const states: WebhookSenderState[] = []
+  const failures: WebhookFailure[] = []
   let activity = 0
   const sender = new WebhookSender({
     subscriptionId: 'sub1',
@@ -70,6 +72,7 @@ function setup(capacity = 10) {
     onActivity: () => {
       activity += 1
     },
+    onFailure: (failure) => failures.push(failure),
     onTransition: (to) => states.push(to),
   })
   const publish = (...names: string[]) => {
@@ -78,10 +81,12 @@ function setup(capacity = 10) {
       sender.wake()
     }
   }
-  return { clock, queue, transport, states, sender, publish, activity: () => activity }
+  return { clock, queue, transport, states, failures, sender, publish, activity: () => activity }
 }
 
 const event = (name: string) => JSON.stringify({ eventName: name })
+const econnrefused = () =>
+  Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })
 
 describe('WebhookSender', () => {
   it('POSTs one event per request, one at a time, in order, and goes idle', async () => {
@@ -155,6 +160,21 @@ describe('WebhookSender', () => {
       'POSTING',
       'POSTING',
       'IDLE',
+    ])
+  })
+
+  it('reports each failed attempt, and whether it will be retried', async () => {
+    const { transport, clock, publish, failures } = setup()
+    publish('E1')
+    await transport.answer(503)
+    await clock.advance(1000)
+    await transport.answer(Object.assign(new TypeError('fetch failed'), { cause: econnrefused() }))
+    await clock.advance(2000)
+    await clock.advance(5000)
+    expect(failures).toEqual([
+      { subscriptionId: 'sub1', url: URL, reason: 'HTTP 503', attempt: 1, willRetry: true },
+      { subscriptionId: 'sub1', url: URL, reason: 'ECONNREFUSED', attempt: 2, willRetry: true },
+      { subscriptionId: 'sub1', url: URL, reason: 'timeout', attempt: 3, willRetry: false },
     ])
   })
 

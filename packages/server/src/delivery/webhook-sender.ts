@@ -86,8 +86,21 @@ export interface WebhookSenderOptions {
   policy: WebhookPolicy
   /** A POST was taken (2xx), or events start waiting after a quiet time: the subscription is active. */
   onActivity(): void
+  /** Told of every failed attempt (the service logs them). */
+  onFailure?(failure: WebhookFailure): void
   /** Told of every state change (tests assert the sequence). */
   onTransition?(to: WebhookSenderState): void
+}
+
+/** A failed attempt, as the operator's log shows it. */
+export interface WebhookFailure {
+  subscriptionId: string
+  url: string
+  /** `HTTP 503`, `timeout`, or the network error's code (`ECONNREFUSED`). */
+  reason: string
+  attempt: number
+  /** False when the event (or notice) is given up. */
+  willRetry: boolean
 }
 
 /** One request to make: an event, or a notice of lost events (never itself counted as lost). */
@@ -99,6 +112,13 @@ interface Delivery {
 }
 
 const GIVEN_UP = 'the queue was full or the webhook did not take them'
+
+/** The code of a network error (fetch wraps it as its `cause`), else its message. */
+function networkReason(error: unknown): string {
+  const cause = error instanceof Error ? error.cause : undefined
+  if (cause instanceof Error && 'code' in cause && typeof cause.code === 'string') return cause.code
+  return error instanceof Error ? error.message : String(error)
+}
 
 export class WebhookSender {
   private current: WebhookSenderState = 'IDLE'
@@ -169,6 +189,7 @@ export class WebhookSender {
     delivery.sequence ??= ++this.sequence
     const controller = new AbortController()
     this.inFlight = controller
+    let reason = 'timeout'
     const timeout = clock.setTimer(policy.requestTimeoutMs, () => controller.abort())
     let taken = false
     try {
@@ -179,14 +200,23 @@ export class WebhookSender {
         signal: controller.signal,
       })
       taken = status >= 200 && status < 300
-    } catch {
-      taken = false
+      reason = `HTTP ${status}`
+    } catch (error) {
+      if (!controller.signal.aborted) reason = networkReason(error)
     } finally {
       timeout.cancel()
       this.inFlight = undefined
     }
     if (this.current === 'STOPPED') return
     if (taken) this.options.onActivity()
+    else
+      this.options.onFailure?.({
+        subscriptionId: this.options.subscriptionId,
+        url,
+        reason,
+        attempt: this.attempt,
+        willRetry: this.attempt < policy.maxAttempts,
+      })
     if (taken || this.attempt >= policy.maxAttempts) {
       if (!taken && !delivery.isNotice) this.givenUp += 1
       this.pending.shift()
