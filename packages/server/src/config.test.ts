@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       controlHost: '127.0.0.1',
       controlPort: 8090,
+      webhookAllowedHosts: '127.0.0.0/8,::1,localhost',
     })
   })
 
@@ -36,6 +37,8 @@ describe('loadConfig', () => {
       CONTROL_PORT: '9090',
       CONTROL_TOKEN: 'a-long-operator-token',
       POLLING_BASE_URL: 'http://events.example.com:8014',
+      WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com, 10.0.0.0/8',
+      WEBHOOK_SECRET: 'a-long-signing-secret',
     })
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -55,7 +58,21 @@ describe('loadConfig', () => {
       controlPort: 9090,
       controlToken: 'a-long-operator-token',
       pollingBaseUrl: 'http://events.example.com:8014',
+      webhookAllowedHosts: 'hooks.example.com, 10.0.0.0/8',
+      webhookSecret: 'a-long-signing-secret',
     })
+  })
+
+  it('refuses an unreadable webhook allow-list and a short webhook secret', () => {
+    expect(() =>
+      loadConfig({ WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/40', WEBHOOK_SECRET: 'short' }),
+    ).toThrow(
+      [
+        'Invalid configuration:',
+        "  - WEBHOOK_ALLOWED_HOSTS: '10.0.0.0/40': the prefix length must be from 0 to 32",
+        '  - WEBHOOK_SECRET: must have at least 16 characters',
+      ].join('\n'),
+    )
   })
 
   it('names every bad variable in one message', () => {

@@ -4,6 +4,11 @@
  */
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
+import {
+  DEFAULT_WEBHOOK_ALLOWED_HOSTS,
+  WebhookAllowListError,
+  WebhookTargets,
+} from './platform/subscriptions/webhook-targets.js'
 
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -35,6 +40,10 @@ export interface ServiceConfig {
   controlToken?: string
   /** Origin of the polling URLs of event channels; defaults to the plain-HTTP listener. */
   pollingBaseUrl?: string
+  /** Hosts a subscription's webHookUrl may name (comma list of hosts, addresses, CIDR blocks or *). */
+  webhookAllowedHosts: string
+  /** Key of the webhook signatures; generated at start when unset. */
+  webhookSecret?: string
 }
 
 /** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
@@ -105,6 +114,18 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     logLevel: (text('LOG_LEVEL') ?? 'info') as LogLevel,
     controlHost: text('CONTROL_HOST') ?? '127.0.0.1',
     controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
+    webhookAllowedHosts: text('WEBHOOK_ALLOWED_HOSTS') ?? DEFAULT_WEBHOOK_ALLOWED_HOSTS,
+  }
+  try {
+    new WebhookTargets(config.webhookAllowedHosts)
+  } catch (error) {
+    if (!(error instanceof WebhookAllowListError)) throw error
+    problems.push(`WEBHOOK_ALLOWED_HOSTS: ${error.message}`)
+  }
+  const webhookSecret = text('WEBHOOK_SECRET')
+  if (webhookSecret !== undefined) {
+    if (webhookSecret.length < 16) problems.push('WEBHOOK_SECRET: must have at least 16 characters')
+    else config.webhookSecret = webhookSecret
   }
   const controlToken = text('CONTROL_TOKEN')
   if (controlToken !== undefined) {

@@ -31,6 +31,7 @@ function banner(
   ports: { http?: number; https?: number },
   tls: TlsMaterial | undefined,
   control: ControlBanner | undefined,
+  webhooks: string[],
 ): string {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const http = ports.http === undefined ? undefined : `http://${shown}:${ports.http}`
@@ -48,6 +49,7 @@ function banner(
     `  OpenAPI          ${base}/openapi.json   reference UI ${base}/docs`,
     `  Directory        ${config.directoryFile}`,
     ...controlLines(control),
+    ...webhooks,
   ]
   if (config.directoryFile === DEMO_DIRECTORY_FILE) {
     lines.push(
@@ -77,6 +79,17 @@ function controlLines(control: ControlBanner | undefined): string[] {
         `                   token ${generatedToken} (generated; set CONTROL_TOKEN to choose one)`,
         `                   CONTROL_TOKEN=${generatedToken} ${cli}`,
       ]
+}
+
+/** Where webhooks may go, and the signing secret when the service generated it (docs/subscriptions.md). */
+function webhookLines(config: ServiceConfig, secret: string): string[] {
+  const hosts = `  Webhooks         to ${config.webhookAllowedHosts} (WEBHOOK_ALLOWED_HOSTS)`
+  if (config.webhookSecret !== undefined)
+    return [hosts, '                   signed with WEBHOOK_SECRET']
+  return [
+    hosts,
+    `                   signed with ${secret} (generated; set WEBHOOK_SECRET to choose one)`,
+  ]
 }
 
 /** The control plane once started. */
@@ -124,6 +137,13 @@ async function main(): Promise<void> {
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
     ...(config.pollingBaseUrl && { pollingBaseUrl: config.pollingBaseUrl }),
+    webhooks: {
+      allowedHosts: config.webhookAllowedHosts,
+      ...(config.webhookSecret && { secret: config.webhookSecret }),
+      // A receiver that is down is the application's business: each retry at debug, a given-up event at warn.
+      onFailure: (failure) =>
+        logger[failure.willRetry ? 'debug' : 'warn'](failure, 'webhook request failed'),
+    },
   })
   logger.info(
     { imported: running.imported, directoryFile: config.directoryFile },
@@ -158,7 +178,9 @@ async function main(): Promise<void> {
     { ...running.platform, telephony: running.telephony, adjustableClock },
     logger,
   )
-  process.stdout.write(banner(config, ports, tls, control?.banner))
+  process.stdout.write(
+    banner(config, ports, tls, control?.banner, webhookLines(config, running.webhookSecret)),
+  )
 
   let stopping = false
   const stop = async (signal: string) => {

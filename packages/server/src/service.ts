@@ -3,8 +3,16 @@
  * file), licenses, sessions and authentication. main.ts and the tests both start the service through it.
  */
 
+import { randomBytes } from 'node:crypto'
 import { EventRouter } from './delivery/event-router.js'
 import { SubscriptionOutlets } from './delivery/subscription-outlets.js'
+import {
+  DEFAULT_WEBHOOK_POLICY,
+  fetchTransport,
+  type WebhookFailure,
+  type WebhookPolicy,
+  type WebhookTransport,
+} from './delivery/webhook-sender.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
@@ -24,6 +32,7 @@ import {
   type SessionTiming,
 } from './platform/sessions/session-manager.js'
 import { SubscriptionManager } from './platform/subscriptions/subscription-manager.js'
+import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
 import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import { TelephonyService } from './platform/telephony/telephony-service.js'
@@ -44,6 +53,20 @@ export const PRODUCT = {
   name: 'Communication Platform REST Openness Service',
   type: 'OPENNESS',
   version: '0.1.0',
+}
+
+/** Webhook delivery (docs/subscriptions.md, "Webhook delivery"). */
+export interface WebhookOptions {
+  /** WEBHOOK_ALLOWED_HOSTS: hosts, addresses, CIDR blocks or `*`; loopback only by default. */
+  allowedHosts?: string
+  /** WEBHOOK_SECRET, the key of the signatures; a random one for this run when absent. */
+  secret?: string
+  /** How requests are sent (tests); Node's fetch by default. */
+  transport?: WebhookTransport
+  /** Timeout, attempts and delays; DEFAULT_WEBHOOK_POLICY otherwise. */
+  policy?: Partial<Omit<WebhookPolicy, 'secret'>>
+  /** Told of every failed request (main.ts logs them). */
+  onFailure?: (failure: WebhookFailure) => void
 }
 
 /** What starting the platform needs. */
@@ -70,6 +93,8 @@ export interface PlatformOptions {
   timing?: Partial<SessionTiming>
   /** Settings of the call engine (ringing timeout); the defaults otherwise. */
   engineSettings?: EngineSettings
+  /** Webhook delivery settings. */
+  webhooks?: WebhookOptions
 }
 
 /** A started platform and how to stop it. */
@@ -88,6 +113,8 @@ export interface RunningPlatform {
   events: EventRouter
   /** The call engine at work: commands, timers, the state of calls. */
   telephony: TelephonyService
+  /** The key webhook requests are signed with: WEBHOOK_SECRET, or generated for this run. */
+  webhookSecret: string
   close(): Promise<void>
 }
 
@@ -118,13 +145,24 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       sweepIntervalSeconds: 5,
       ...options.timing,
     })
+    const webhookSecret = options.webhooks?.secret ?? randomBytes(32).toString('hex')
     const outlets = new SubscriptionOutlets({
       router: events,
       clock,
       newQueue: () => new MemoryEventQueue(options.queueCapacity),
       onActivity: (subscription) => subscriptions.touch(subscription),
+      webhook: {
+        transport: options.webhooks?.transport ?? fetchTransport,
+        policy: { ...DEFAULT_WEBHOOK_POLICY, ...options.webhooks?.policy, secret: webhookSecret },
+        ...(options.webhooks?.onFailure && { onFailure: options.webhooks.onFailure }),
+      },
     })
-    const subscriptions = new SubscriptionManager(directory, clock, outlets)
+    const subscriptions = new SubscriptionManager(
+      directory,
+      clock,
+      outlets,
+      new WebhookTargets(options.webhooks?.allowedHosts),
+    )
     sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
     sessions.start()
     const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
@@ -162,7 +200,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       clockOffsets: new SqlClockOffsetStore(serviceTables(db)),
       events,
       telephony,
+      webhookSecret,
       close: async () => {
+        outlets.stopWebhooks()
         // An import not stored yet stays so (its hashing would hold the stop for seconds): the next start
         // imports the file again.
         await directory.abandonImport()

@@ -63,7 +63,10 @@ export const SubscriptionRequest = Type.Object(
     ),
     init: Type.Optional(Type.Boolean({ description: 'reserved, not used' })),
     webHookUrl: Type.Optional(
-      Type.String({ description: 'refused: webhook delivery does not exist yet' }),
+      Type.String({
+        description:
+          'not in the specification (vendor Node SDK): http(s) URL the events are POSTed to, one JSON event per request, instead of a chunk channel; its host must be allowed by the operator',
+      }),
     ),
   },
   { title: 'SubscriptionRequest' },

@@ -13,11 +13,14 @@ export const CHUNK_STARTED = JSON.stringify({
 /** The keepalive message (wire facts 3, channel keepalive). */
 export const KEEPALIVE = JSON.stringify({ eventName: 'OnChannelInformation', text: 'keepalive' })
 
-/** The notice that starts a delivery after events were dropped from a full queue. */
-export function lostNotice(lost: number): string {
+/**
+ * The notice that starts a delivery after events were dropped: from a full queue, or (`reason`) given
+ * up by a webhook that did not take them.
+ */
+export function lostNotice(lost: number, reason = 'the queue was full'): string {
   return JSON.stringify({
     eventName: 'OnChannelInformation',
-    text: `${lost} event${lost === 1 ? '' : 's'} lost: the queue was full; resynchronize`,
+    text: `${lost} event${lost === 1 ? '' : 's'} lost: ${reason}; resynchronize`,
   })
 }
 

@@ -79,6 +79,8 @@ export interface EventQueue {
   push(event: string): void
   /** Takes everything queued, with the count of events lost since the last drain. */
   drain(): QueuedEvents
+  /** Takes at most `max` of the oldest events, with the count lost since the last drain or take. */
+  take(max: number): QueuedEvents
   /** How many events wait. */
   readonly size: number
   /** Drops everything. */
@@ -91,8 +93,13 @@ export interface SubscriptionDelivery {
   attach(subscription: Subscription): void
   /** The subscription's routes changed. */
   reroute(subscription: Subscription): void
-  /** Closes the subscription's open channel and drops its queue. */
+  /** Closes the subscription's open channel (or stops its webhook) and drops its queue. */
   detach(subscription: Subscription): void
+  /**
+   * True when nothing waits to be delivered to the subscription's webhook: such a subscription is not
+   * idle (docs/subscriptions.md, "Webhook delivery"). False for chunk-channel subscriptions.
+   */
+  isQuiet(subscription: Subscription): boolean
 }
 
 /**

@@ -128,6 +128,24 @@ describe('POST /subscriptions: accepted', () => {
     })
   })
 
+  it('accepts a webHookUrl on an allowed host: no polling URL, and no chunk channel', async () => {
+    const alice = await openSession(app, 'alice')
+    const body = accepted(
+      await post(alice, { ...TELEPHONY, webHookUrl: 'http://127.0.0.1:9/o2g#events' }),
+    )
+    expect(body).toEqual({
+      subscriptionId: body.subscriptionId,
+      status: 'ACCEPTED',
+      format: 'JSON',
+    })
+    expect(subscriptions.find(body.subscriptionId)?.webHookUrl).toBe('http://127.0.0.1:9/o2g')
+    const channel = await app.inject({
+      method: 'POST',
+      url: `/api/rest/1.0/notifications/${body.subscriptionId}`,
+    })
+    expectRestError(channel, 400, 'NOT_SUPPORTED')
+  })
+
   it('accepts the fields clients send that the server does not use', async () => {
     const alice = await openSession(app, 'alice')
     accepted(
@@ -246,10 +264,22 @@ describe('POST /subscriptions: refused (400, status REFUSED, message naming the 
 
   const ROWS: [reason: string, login: string, body: unknown, message: RegExp][] = [
     [
-      'webHookUrl',
+      'webHookUrl on a host the operator does not allow',
       'alice',
       { ...TELEPHONY, webHookUrl: 'http://client.example/hook' },
-      /^webHookUrl: /,
+      /^webHookUrl: host 'client\.example' is not allowed/,
+    ],
+    [
+      'webHookUrl not http(s)',
+      'alice',
+      { ...TELEPHONY, webHookUrl: 'file:///etc/passwd' },
+      /^webHookUrl: must be an absolute http or https URL/,
+    ],
+    [
+      'webHookUrl with CHUNK_MULTIPART',
+      'alice',
+      { ...TELEPHONY, webHookUrl: 'http://127.0.0.1:9/hook', mode: 'CHUNK_MULTIPART' },
+      /^mode: /,
     ],
     ['version 2.0', 'alice', { ...TELEPHONY, version: '2.0' }, /^version: .*'2\.0'/],
     ['timeout 1', 'alice', { ...TELEPHONY, timeout: 1 }, /^timeout: /],

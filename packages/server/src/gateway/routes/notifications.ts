@@ -29,6 +29,11 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
             'NOT_FOUND',
             'No such subscription: subscribe again and open its polling URL',
           )
+        if (subscription.webHookUrl !== undefined)
+          throw new PlatformError(
+            'NOT_SUPPORTED',
+            'This subscription delivers its events to its webHookUrl: it has no chunk channel',
+          )
         reply.hijack()
         outlets.openChannel(subscription, reply.raw)
       },

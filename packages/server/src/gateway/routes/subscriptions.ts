@@ -39,6 +39,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         summary: 'Subscribe to events; open the channel on the polling URL of the answer',
+        description:
+          'With webHookUrl (not in the specification; sent by the vendor Node SDK) events are POSTed to that URL, one JSON event per request, and the answer carries no polling URL. The host must be allowed by the operator (WEBHOOK_ALLOWED_HOSTS), otherwise the subscription is REFUSED.',
         tags,
         body: SubscriptionRequest,
         response: { 200: Subscription, ...errorResponses(), 400: refusedOrBad },
@@ -51,6 +53,13 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const outcome = subscriptions.create(sessionOf(request), request.body, dialect)
       if (!outcome.accepted) return refuse(reply, outcome.message)
       const { subscription } = outcome
+      // Webhook delivery: no chunk channel, so no polling URL and no mode (docs/subscriptions.md).
+      if (subscription.webHookUrl !== undefined)
+        return {
+          subscriptionId: subscription.subscriptionId,
+          status: 'ACCEPTED' as const,
+          format: 'JSON' as const,
+        }
       const urls = pollingUrls(request, subscription.subscriptionId)
       return {
         subscriptionId: subscription.subscriptionId,

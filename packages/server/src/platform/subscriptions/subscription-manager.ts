@@ -14,6 +14,7 @@ import { Subscription } from './subscription.js'
 import { compileFilter, type FilterContext } from './subscription-filter.js'
 import type { SubscriptionRemoveCause } from './subscription-state.js'
 import { SupervisionCounter } from './supervision-counter.js'
+import { WebhookTargets } from './webhook-targets.js'
 
 /** Versions of the events this server emits. */
 export const EVENT_VERSIONS = ['1.0'] as const
@@ -48,6 +49,8 @@ export class SubscriptionManager {
     private readonly directory: Directory,
     private readonly clock: Clock,
     private readonly delivery: SubscriptionDelivery,
+    /** The hosts a webHookUrl may name (WEBHOOK_ALLOWED_HOSTS); loopback only by default. */
+    private readonly webhooks = new WebhookTargets(),
   ) {
     this.supervision = new SupervisionCounter(directory.settings.licenses.TELEPHONY_ADVANCED)
   }
@@ -63,6 +66,9 @@ export class SubscriptionManager {
   ): SubscriptionOutcome {
     const refusal = this.checkParameters(request)
     if (refusal !== undefined) return { accepted: false, message: refusal }
+    const webhook =
+      request.webHookUrl === undefined ? undefined : this.webhooks.check(request.webHookUrl)
+    if (webhook?.ok === false) return { accepted: false, message: webhook.message }
     const compiled = compileFilter(
       request.filter?.selectors ?? [],
       this.filterContext(session, dialect),
@@ -78,6 +84,7 @@ export class SubscriptionManager {
       mode: (request.mode ?? 'CHUNK') as NotificationMode,
       timeoutMinutes: request.timeout ?? DEFAULT_TIMEOUT_MINUTES,
       keepaliveMinutes: request.keepalive ?? 0,
+      ...(webhook?.ok && { webHookUrl: webhook.url }),
       routes: compiled.routes,
       supervisedUsers: compiled.supervisedUsers,
       createdAt: this.clock.now(),
@@ -138,7 +145,7 @@ export class SubscriptionManager {
       this.remove(subscription, 'SESSION_CLOSED')
   }
 
-  /** Records activity on the subscription (channel opened, something written). */
+  /** Records activity on the subscription (channel opened, something written, a webhook delivery taken). */
   touch(subscription: Subscription): void {
     subscription.lastActivityAt = this.clock.now()
   }
@@ -160,12 +167,16 @@ export class SubscriptionManager {
     this.delivery.detach(subscription)
   }
 
-  /** Idle timeout: checked when due; activity meanwhile moves it further. */
+  /**
+   * Idle timeout: checked when due; activity meanwhile moves it further. A webhook subscription with
+   * nothing waiting is not idle: only a receiver that takes nothing while events wait makes it so.
+   */
   private armIdleTimer(subscription: Subscription): void {
     if (subscription.timeoutMinutes === 0) return
     const timeoutMs = subscription.timeoutMinutes * 60_000
     const check = (): void => {
       if (!subscription.isActive) return
+      if (this.delivery.isQuiet(subscription)) this.touch(subscription)
       const idleFor = this.clock.now() - subscription.lastActivityAt
       if (idleFor >= timeoutMs) this.remove(subscription, 'IDLE_TIMEOUT')
       else this.timers.set(subscription, this.clock.setTimer(timeoutMs - idleFor, check))
@@ -174,8 +185,8 @@ export class SubscriptionManager {
   }
 
   private checkParameters(request: SubscriptionRequest): string | undefined {
-    if (request.webHookUrl !== undefined)
-      return 'webHookUrl: webhook delivery does not exist yet; leave it out and use the chunk channel'
+    if (request.webHookUrl !== undefined && request.mode === 'CHUNK_MULTIPART')
+      return 'mode: CHUNK_MULTIPART frames a chunk channel; a subscription with a webHookUrl has none'
     if (!(EVENT_VERSIONS as readonly string[]).includes(request.version))
       return `version: events of version '${request.version}' are not available (available: ${EVENT_VERSIONS.join(', ')})`
     const timeout = request.timeout ?? DEFAULT_TIMEOUT_MINUTES

@@ -22,6 +22,8 @@ export interface SubscriptionInit {
   timeoutMinutes: number
   /** Minutes between keepalive messages on the channel; 0 for none. */
   keepaliveMinutes: number
+  /** Where events are POSTed instead of a chunk channel (docs/subscriptions.md, "Webhook delivery"). */
+  webHookUrl?: string
   routes: SubscriptionRoute[]
   supervisedUsers: Set<string>
   createdAt: number
@@ -39,11 +41,15 @@ export class Subscription {
   readonly timeoutMinutes: number
   readonly keepaliveMinutes: number
   readonly dialect: ClientDialect | undefined
+  readonly webHookUrl: string | undefined
   private currentRoutes: SubscriptionRoute[]
   private currentSupervised: Set<string>
   private currentState: SubscriptionLifecycle = 'ACCEPTED'
   private removeCause: SubscriptionRemoveCause | undefined
-  /** Last activity (channel opened, event or keepalive written, filter changed), ms since the epoch. */
+  /**
+   * Last activity (channel opened, event or keepalive written, filter changed; for a webhook, a delivery
+   * taken or events starting to wait), ms since the epoch.
+   */
   lastActivityAt: number
 
   constructor(init: SubscriptionInit) {
@@ -55,6 +61,7 @@ export class Subscription {
     this.timeoutMinutes = init.timeoutMinutes
     this.keepaliveMinutes = init.keepaliveMinutes
     this.dialect = init.dialect
+    this.webHookUrl = init.webHookUrl
     this.currentRoutes = init.routes
     this.currentSupervised = init.supervisedUsers
     this.lastActivityAt = init.createdAt

@@ -76,4 +76,33 @@ describe('MemoryEventQueue', () => {
     filled(queue, 6, 7)
     expect(queue.drain()).toEqual({ events: ['e6', 'e7'], lost: 0 })
   })
+
+  it('take hands over the oldest events one batch at a time, the lost count with the first', () => {
+    const queue = filled(new MemoryEventQueue(3), 1, 5)
+    expect(queue.take(1)).toEqual({ events: ['e3'], lost: 2 })
+    expect(queue.size).toBe(2)
+    filled(queue, 6, 6)
+    expect(queue.take(2)).toEqual({ events: ['e4', 'e5'], lost: 0 })
+    expect(queue.take(5)).toEqual({ events: ['e6'], lost: 0 })
+    expect(queue.take(1)).toEqual({ events: [], lost: 0 })
+  })
+
+  it('keeps order, capacity and the lost count when taken one at a time and never empty', () => {
+    const queue = new MemoryEventQueue(3)
+    const seen: number[] = []
+    let lost = 0
+    const take = (taken: { events: string[]; lost: number }) => {
+      seen.push(...taken.events.map((event) => Number(event.slice(1))))
+      lost += taken.lost
+    }
+    for (let index = 1; index <= 50; index += 1) {
+      queue.push(`e${index}`)
+      if (index % 2 === 0) take(queue.take(1))
+    }
+    expect(queue.size).toBe(2)
+    take(queue.drain())
+    expect(seen).toEqual([...seen].sort((a, b) => a - b))
+    expect(seen.at(-1)).toBe(50)
+    expect(seen.length + lost).toBe(50)
+  })
 })

@@ -35,6 +35,19 @@ export class MemoryEventQueue implements EventQueue {
     return drained
   }
 
+  take(max: number): QueuedEvents {
+    if (max >= this.size) return this.drain()
+    const taken = { events: this.events.slice(this.head, this.head + max), lost: this.lost }
+    this.head += max
+    this.lost = 0
+    // A queue taken from one event at a time may never empty: compact as push does.
+    if (this.head > this.capacity) {
+      this.events = this.events.slice(this.head)
+      this.head = 0
+    }
+    return taken
+  }
+
   get size(): number {
     return this.events.length - this.head
   }
