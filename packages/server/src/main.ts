@@ -120,6 +120,7 @@ async function main(): Promise<void> {
     directoryFile: config.directoryFile,
     clock,
     sessionTtlSeconds: config.sessionTtl,
+    sessionCookieNames: config.sessionCookieNames,
     passwordCacheTtlSeconds: config.passwordCacheTtl,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
