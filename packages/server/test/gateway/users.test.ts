@@ -79,8 +79,8 @@ const HENRI_PRIVATE = {
   site: 'Paris',
   department: 'Management',
   devices: [
-    { type: 'DESKPHONE', id: '1008', subType: 'SIP_8088', role: 'MAIN' },
-    { type: 'SOFTPHONE', id: '1108', role: 'SECONDARY' },
+    { type: 'DESKPHONE', id: '1008', subType: 'SIP_8012', role: 'MAIN' },
+    { type: 'SOFTPHONE', id: '1108', subType: 'THIRD_PARTY_VIDEO', role: 'SECONDARY' },
     {
       type: 'MOBILE',
       id: '1208',
