@@ -8,6 +8,7 @@ describe('loadConfig', () => {
       httpPort: 8080,
       httpsPort: 8443,
       sessionTtl: 300,
+      sessionCookieNames: ['SvcUserId', 'AlcUserId'],
       passwordCacheTtl: 600,
       dataDir: './data',
       directoryFile: DEMO_DIRECTORY_FILE,
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
       TLS_CERT_FILE: '/etc/cert.pem',
       TLS_KEY_FILE: '/etc/key.pem',
       SESSION_TTL: '600',
+      SESSION_COOKIE_NAMES: ' AlcUserId , SvcUserId ',
       PASSWORD_CACHE_TTL: '0',
       DATA_DIR: '/var/lib/openness',
       DIRECTORY_FILE: '/etc/openness/directory.yaml',
@@ -49,6 +51,7 @@ describe('loadConfig', () => {
       tlsCertFile: '/etc/cert.pem',
       tlsKeyFile: '/etc/key.pem',
       sessionTtl: 600,
+      sessionCookieNames: ['AlcUserId', 'SvcUserId'],
       passwordCacheTtl: 0,
       dataDir: '/var/lib/openness',
       directoryFile: '/etc/openness/directory.yaml',
@@ -103,6 +106,27 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CONTROL_PORT: '8080' })).toThrow(/its own port/)
     expect(() => loadConfig({ CONTROL_TOKEN: 'short' })).toThrow(
       /CONTROL_TOKEN: must have at least 16/,
+    )
+  })
+})
+
+describe('loadConfig SESSION_COOKIE_NAMES', () => {
+  it('takes one name, the only one then accepted and set', () => {
+    expect(loadConfig({ SESSION_COOKIE_NAMES: 'SvcUserId' }).sessionCookieNames).toEqual([
+      'SvcUserId',
+    ])
+  })
+
+  it.each([
+    'SvcUserId,',
+    'Svc-UserId',
+    'session',
+    'UserId',
+    'SvcUserId,SvcUserId',
+    'SvcUserId;AlcUserId',
+  ])('refuses %j, saying what a name looks like', (value) => {
+    expect(() => loadConfig({ SESSION_COOKIE_NAMES: value })).toThrow(
+      `SESSION_COOKIE_NAMES=${value}: must be distinct cookie names of the form <prefix>UserId`,
     )
   })
 })

@@ -3,6 +3,7 @@
  * the service with a message naming the variable (README, "Configuration").
  */
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from './gateway/cookies.js'
 import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
 import {
   DEFAULT_WEBHOOK_ALLOWED_HOSTS,
@@ -25,6 +26,11 @@ export interface ServiceConfig {
   privateBaseUrl?: string
   tlsCertFile?: string
   tlsKeyFile?: string
+  /**
+   * The accepted names of the session cookie, each `<prefix>UserId` (its basic login parameter is
+   * `<prefix>ApplicationUrl`); the first is set when a request names none.
+   */
+  sessionCookieNames: readonly string[]
   /** SessionInfo.timeToLive, seconds. */
   sessionTtl: number
   /** How long a verified password spares the next login a full verification, seconds; 0: never. */
@@ -98,11 +104,27 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     }
   }
 
+  const cookieNames = (name: string): readonly string[] => {
+    const raw = text(name)
+    if (raw === undefined) return DEFAULT_SESSION_COOKIE_NAMES
+    const names = raw.split(',').map((value) => value.trim())
+    const wrong = names.filter((value) => !SESSION_COOKIE_NAME_PATTERN.test(value))
+    if (wrong.length > 0 || new Set(names).size !== names.length) {
+      problems.push(
+        `${name}=${raw}: must be distinct cookie names of the form <prefix>UserId, letters and digits, ` +
+          'comma-separated, such as SvcUserId,AlcUserId (the basic login parameter is <prefix>ApplicationUrl)',
+      )
+      return DEFAULT_SESSION_COOKIE_NAMES
+    }
+    return names
+  }
+
   const config: ServiceConfig = {
     host: text('HOST') ?? '127.0.0.1',
     httpPort: integer('HTTP_PORT', 8080, 0, 65535),
     httpsPort: integer('HTTPS_PORT', 8443, 0, 65535),
     sessionTtl: integer('SESSION_TTL', 300, 10, 86_400),
+    sessionCookieNames: cookieNames('SESSION_COOKIE_NAMES'),
     passwordCacheTtl: integer(
       'PASSWORD_CACHE_TTL',
       DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,

@@ -133,6 +133,7 @@ async function main(): Promise<void> {
     directoryFile: config.directoryFile,
     clock,
     sessionTtlSeconds: config.sessionTtl,
+    sessionCookieNames: config.sessionCookieNames,
     passwordCacheTtlSeconds: config.passwordCacheTtl,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),

@@ -13,6 +13,7 @@ import {
   type WebhookPolicy,
   type WebhookTransport,
 } from './delivery/webhook-sender.js'
+import { SessionCookies } from './gateway/cookies.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
@@ -78,6 +79,8 @@ export interface PlatformOptions {
   publicBaseUrl?: string
   privateBaseUrl?: string
   pollingBaseUrl?: string
+  /** The accepted names of the session cookie, the first set by default (gateway/cookies.ts). */
+  sessionCookieNames?: readonly string[]
   /** Capacity of each subscription's event queue (default 1000 events). */
   queueCapacity?: number
   /** Lower scrypt cost for tests; production uses the default. */
@@ -190,6 +193,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       clock,
       readiness: new Readiness(clock),
       urls,
+      cookies: new SessionCookies(options.sessionCookieNames),
       services: new ServiceCatalog(),
       product: PRODUCT,
     }

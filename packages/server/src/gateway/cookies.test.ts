@@ -1,10 +1,8 @@
-import type { FastifyRequest } from 'fastify'
 import { describe, expect, it } from 'vitest'
-import { readSessionCookie } from './cookies.js'
+import { applicationUrlParameterOf, SessionCookies } from './cookies.js'
 
-function withCookie(cookie: string | undefined): FastifyRequest {
-  return { headers: cookie === undefined ? {} : { cookie } } as FastifyRequest
-}
+const specificationOnly = new SessionCookies(['SvcUserId'])
+const both = new SessionCookies()
 
 /** The reading the scan replaced: split on semicolons, the first pair whose trimmed name matches. */
 function splitReading(header: string | undefined): string | undefined {
@@ -17,7 +15,7 @@ function splitReading(header: string | undefined): string | undefined {
   return undefined
 }
 
-describe('readSessionCookie', () => {
+describe('SessionCookies.read', () => {
   it.each([
     [undefined, undefined],
     ['', undefined],
@@ -36,7 +34,23 @@ describe('readSessionCookie', () => {
     ['SvcUserId=abc;', 'abc'],
     ['\tSvcUserId=\tabc\t', 'abc'],
   ])('reads %j as %j', (header, expected) => {
-    expect(readSessionCookie(withCookie(header))).toBe(expected)
+    expect(specificationOnly.read(header)).toBe(expected)
+  })
+
+  it.each([
+    ['AlcUserId=abc', 'abc'],
+    ['other=1; AlcUserId=abc', 'abc'],
+    ['AlcUserId=first; SvcUserId=second', 'first'],
+    ['SvcUserId=first; AlcUserId=second', 'first'],
+    ['alcuserid=abc', undefined],
+    ['XAlcUserId=abc', undefined],
+  ])('reads %j as %j under both default names', (header, expected) => {
+    expect(both.read(header)).toBe(expected)
+  })
+
+  it('does not read a name that is not configured', () => {
+    expect(specificationOnly.read('AlcUserId=abc')).toBeUndefined()
+    expect(new SessionCookies(['AlcUserId']).read('SvcUserId=abc; AlcUserId=def')).toBe('def')
   })
 
   it('reads every header as splitting on semicolons does', () => {
@@ -50,7 +64,23 @@ describe('readSessionCookie', () => {
       let header = ''
       const length = next() % 9
       for (let i = 0; i < length; i++) header += pieces[next() % pieces.length]
-      expect(readSessionCookie(withCookie(header)), header).toBe(splitReading(header))
+      expect(specificationOnly.read(header), header).toBe(splitReading(header))
     }
+  })
+})
+
+describe('SessionCookies names', () => {
+  it('pairs every cookie name with its basic login parameter', () => {
+    expect(both.names).toEqual(['SvcUserId', 'AlcUserId'])
+    expect(both.applicationUrlParameters).toEqual(['SvcApplicationUrl', 'AlcApplicationUrl'])
+    expect(both.nameOfParameter('AlcApplicationUrl')).toBe('AlcUserId')
+    expect(both.nameOfParameter('OtherApplicationUrl')).toBeUndefined()
+    expect(() => applicationUrlParameterOf('session')).toThrow(/<prefix>UserId/)
+  })
+
+  it('finds the first accepted name a Cookie header carries', () => {
+    expect(both.nameIn('x=1; AlcUserId=a; SvcUserId=b')).toBe('AlcUserId')
+    expect(both.nameIn('x=1')).toBeUndefined()
+    expect(both.nameIn(undefined)).toBeUndefined()
   })
 })

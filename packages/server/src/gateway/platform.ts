@@ -8,6 +8,7 @@ import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
 import type { TelephonyService } from '../platform/telephony/telephony-service.js'
+import type { SessionCookies } from './cookies.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
 /** The configured base URLs; when absent, the URL the request came on is used. */
@@ -33,6 +34,8 @@ export interface GatewayPlatform {
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness
   urls: BaseUrlConfig
+  /** The accepted names of the session cookie (SESSION_COOKIE_NAMES). */
+  cookies: SessionCookies
   services: ServiceCatalog
   product: { name: string; type: string; version: string }
 }

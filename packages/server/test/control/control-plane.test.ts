@@ -1,4 +1,5 @@
 /** The control plane through app.inject(): the operator token, every route's statuses and bodies, OpenAPI. */
+import { User } from '@openness/wire'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { buildControlApp } from '../../src/control/control-app.js'
 import {
@@ -6,12 +7,14 @@ import {
   DirectoryUserView,
 } from '../../src/platform/directory/directory-file-schema.js'
 import { expectRestError, expectSchema } from '../support/assertions.js'
-import { basic, openSession, startTestService } from '../support/test-service.js'
+import { authenticate, basic, openSession, startTestService } from '../support/test-service.js'
 import {
   AUTH,
   type ControlFixture,
+  type ControlService,
   newUser,
   startControlFixture,
+  startControlService,
   TOKEN,
 } from './control-fixture.js'
 
@@ -128,7 +131,7 @@ describe('POST /control/v1/users', () => {
       undefined,
       400,
       'BAD_PARAMETER',
-      /^The user has 8 problems:\n {2}loginName: is required\n/,
+      /^The user has 6 problems:\n {2}loginName: is required\n/,
     ],
     [
       'a number for a phone',
@@ -442,5 +445,148 @@ describe('the control plane and the API together', () => {
       await app.close()
       await service.close()
     }
+  })
+})
+
+describe('a user without a company phone or devices (both optional in the specification)', () => {
+  /** newUser() without companyPhone and devices, with the telephony licenses. */
+  function phonelessUser(): Record<string, unknown> {
+    const { companyPhone: _phone, devices: _devices, ...rest } = newUser()
+    return { ...rest, apiRights: ['TELEPHONY_BASIC', 'TELEPHONY_ADVANCED'] }
+  }
+
+  let running: ControlService
+  beforeEach(async () => {
+    running = await startControlService()
+  })
+  afterEach(() => running.close())
+
+  const control = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    running.control.inject({
+      method,
+      url,
+      headers: AUTH,
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    })
+  const api = (cookie: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+    running.service.app.inject({
+      method,
+      url: `/api/rest/1.0${url}`,
+      headers: { cookie, ...(method === 'POST' && { 'content-type': 'application/json' }) },
+      ...(payload && { payload }),
+    })
+
+  it('is created through the control plane, shown without companyPhone and with no devices', async () => {
+    const created = expectSchema<DirectoryUserView>(
+      DirectoryUserView,
+      await control('POST', USERS, phonelessUser()),
+      201,
+    )
+    expect(created).not.toHaveProperty('companyPhone')
+    expect(created.devices).toEqual([])
+    expect((await control('GET', `${USERS}/mona`)).json()).toEqual(created)
+    expect((await control('GET', `${USERS}/mona/devices`)).json()).toEqual({ devices: [] })
+  })
+
+  it('gets a company phone and devices, and loses them again (null removes them)', async () => {
+    await control('POST', USERS, phonelessUser())
+    const given = await control('PATCH', `${USERS}/mona`, { companyPhone: '1013' })
+    expect(given.statusCode, given.body).toBe(200)
+    expect(given.json()).toMatchObject({ companyPhone: '1013' })
+    const removed = await control('PATCH', `${USERS}/mona`, { companyPhone: null })
+    expect(removed.statusCode, removed.body).toBe(200)
+    expect(removed.json()).not.toHaveProperty('companyPhone')
+    const device = await control('POST', `${USERS}/mona/devices`, { type: 'DESKPHONE', id: '1013' })
+    expect(device.statusCode, device.body).toBe(201)
+    expect((await control('DELETE', `${USERS}/mona/devices/1013`)).statusCode).toBe(204)
+    expect((await control('GET', `${USERS}/mona`)).json().devices).toEqual([])
+    await control('POST', `${USERS}/mona/devices`, { type: 'DESKPHONE', id: '1013' })
+    const noDevices = await control('PATCH', `${USERS}/mona`, { devices: null })
+    expect(noDevices.statusCode, noDevices.body).toBe(200)
+    expect(noDevices.json().devices).toEqual([])
+  })
+
+  it('logs in and reads its SessionInfo and User: no companyPhone, no devices', async () => {
+    await control('POST', USERS, phonelessUser())
+    const cookie = await openSession(running.service.app, 'mona')
+    const info = await api(cookie, 'GET', '/sessions')
+    expect(info.statusCode, info.body).toBe(200)
+    expect(info.json()).toMatchObject({ login: 'mona', admin: false })
+    expect(
+      info.json().services.map((entry: { serviceName: string }) => entry.serviceName),
+    ).toContain('Telephony')
+    const own = await api(cookie, 'GET', '/users/mona')
+    const user = expectSchema<User>(User, own)
+    expect(user).toMatchObject({ loginName: 'mona', firstName: 'Mona' })
+    expect(user).not.toHaveProperty('companyPhone')
+    expect(user).not.toHaveProperty('devices')
+    const preferences = await api(cookie, 'GET', '/users/mona/preferences')
+    expect(preferences.statusCode, preferences.body).toBe(200)
+  })
+
+  it('gets empty device lists and sensible refusals from the telephony routes', async () => {
+    await control('POST', USERS, phonelessUser())
+    const cookie = await openSession(running.service.app, 'mona')
+    const devices = await api(cookie, 'GET', '/telephony/devices')
+    expect(devices.statusCode, devices.body).toBe(200)
+    expect(devices.json()).toEqual({ deviceStates: [] })
+    const state = await api(cookie, 'GET', '/telephony/state')
+    expect(state.statusCode, state.body).toBe(200)
+    const calls = await api(cookie, 'GET', '/telephony/calls')
+    expect(calls.statusCode, calls.body).toBe(200)
+    expect(calls.json()).toEqual({ calls: [] })
+    // A make call without deviceId has no main device to place it from.
+    expectRestError(
+      await api(cookie, 'POST', '/telephony/calls', { callee: '1002' }),
+      403,
+      'NOT_EXPECTED',
+      /^User 'mona' has no device$/,
+    )
+    // A device of somebody else, and one that does not exist.
+    expectRestError(
+      await api(cookie, 'POST', '/telephony/basicCall', { deviceId: '1001', callee: '1002' }),
+      403,
+      'NOT_ALLOWED',
+      /not a device of 'mona'/,
+    )
+    expectRestError(
+      await api(cookie, 'POST', '/telephony/basicCall', { deviceId: '1999', callee: '1002' }),
+      404,
+      'NOT_FOUND',
+      /no device '1999'/,
+    )
+    const canonical = await api(cookie, 'GET', '/telephony/numbering/canonical?phoneNumber=1002')
+    expect(canonical.statusCode, canonical.body).toBe(200)
+    const dialable = await api(
+      cookie,
+      'GET',
+      '/telephony/numbering/dialable?phoneNumber=%2B33155661002',
+    )
+    expect(dialable.statusCode, dialable.body).toBe(200)
+  })
+
+  it('is found by login name, e-mail and for supervision, never by a phone number', async () => {
+    await control('POST', USERS, phonelessUser())
+    const admin = await openSession(running.service.app, 'admin')
+    const logins = await api(admin, 'GET', '/logins')
+    expect(logins.json().loginNames).toContain('mona')
+    const byEmail = await api(admin, 'GET', '/users?companyEmail=mona.lambert@example.com')
+    expect(byEmail.statusCode, byEmail.body).toBe(307)
+    expect(byEmail.headers.location).toBe('/api/rest/1.0/users/mona')
+    expectRestError(await api(admin, 'GET', '/users?companyPhone=1013'), 404, 'NOT_FOUND')
+    const supervised = await openSession(running.service.app, 'admin', {
+      applicationName: 'test',
+      supervisedAccount: { id: 'mona', type: 'LOGIN_NAME' },
+    })
+    const own = await api(supervised, 'GET', '/users/mona')
+    expect(own.statusCode, own.body).toBe(200)
+    const token = await authenticate(running.service.app, 'admin')
+    const byPhone = await running.service.app.inject({
+      method: 'POST',
+      url: '/api/rest/1.0/sessions',
+      headers: { cookie: `SvcUserId=${token}` },
+      payload: { applicationName: 'test', supervisedAccount: { id: '1013', type: 'PHONE_NUMBER' } },
+    })
+    expectRestError(byPhone, 404, 'NOT_FOUND')
   })
 })

@@ -222,11 +222,11 @@ describe('authentication', () => {
       expect(response.statusCode, response.body).toBe(200)
     })
 
-    it('requires SvcApplicationUrl and checks the version it carries', async () => {
+    it('requires SvcApplicationUrl (or AlcApplicationUrl) and checks the version it carries', async () => {
       expect(
         expectError(await get(LOGIN, { authorization: basic('alice') }), 400, 'BAD_PARAMETER')
           .helpMessage,
-      ).toMatch(/SvcApplicationUrl/)
+      ).toMatch(/SvcApplicationUrl, AlcApplicationUrl/)
       expectError(
         await get(loginUrl('/api/rest/authenticate?version=2.0'), {
           authorization: basic('alice'),
@@ -302,6 +302,172 @@ describe('configured base URLs', () => {
     for (const origin of ['https://pbx.example.com', 'http://10.0.0.5:8080'])
       expect((await login(`${origin}${AUTHENTICATE}`)).statusCode).toBe(200)
     expectError(await login(`https://pbx.example.org${AUTHENTICATE}`), 400, 'BAD_PARAMETER')
+  })
+})
+
+describe("the real product's cookie and parameter names (AlcUserId, AlcApplicationUrl)", () => {
+  let service: TestService
+
+  beforeEach(async () => {
+    service = await startTestService()
+  })
+  afterEach(async () => {
+    await service.close()
+  })
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    service.app.inject({ method: 'GET', url, headers })
+  const setCookieOf = (response: LightMyRequestResponse) => String(response.headers['set-cookie'])
+  const loginUrl = (parameter: string, target = AUTHENTICATE) =>
+    `${LOGIN}?${parameter}=${encodeURIComponent(target)}`
+
+  it("opens and uses a session with the credential sent back as AlcUserId, as the vendor's samples do", async () => {
+    const authenticated = await get(AUTHENTICATE, { authorization: basic('alice') })
+    expect(authenticated.statusCode, authenticated.body).toBe(200)
+    const { credential } = authenticated.json()
+    const cookie = `AlcUserId=${credential}`
+    const opened = await service.app.inject({
+      method: 'POST',
+      url: SESSIONS,
+      headers: { cookie },
+      payload: { applicationName: 'sample' },
+    })
+    expect(opened.statusCode, opened.body).toBe(200)
+    expect(opened.json()).toMatchObject({ login: 'alice' })
+
+    const user = await get('/api/rest/1.0/users/alice', { cookie })
+    expect(user.statusCode, user.body).toBe(200)
+    expect(user.json()).toMatchObject({ loginName: 'alice' })
+    const keepalive = await service.app.inject({
+      method: 'POST',
+      url: `${SESSIONS}/keepalive`,
+      headers: { cookie, 'content-type': 'application/json' },
+    })
+    expect(keepalive.statusCode).toBe(204)
+    const closed = await service.app.inject({
+      method: 'DELETE',
+      url: SESSIONS,
+      headers: { cookie },
+    })
+    expect(closed.statusCode).toBe(204)
+    expectError(
+      await service.app.inject({ method: 'DELETE', url: SESSIONS, headers: { cookie } }),
+      403,
+      'INVALID_SESSION',
+    )
+  })
+
+  it('sets SvcUserId, the first configured name, on a request that names none', async () => {
+    const response = await get(AUTHENTICATE, { authorization: basic('alice') })
+    expect(setCookieOf(response)).toMatch(/^SvcUserId=[^;]+; Path=\//)
+    expect(setCookieOf(response)).not.toContain('AlcUserId')
+  })
+
+  it('sets AlcUserId when the request already carries an AlcUserId cookie (a re-login)', async () => {
+    const response = await get(AUTHENTICATE, {
+      authorization: basic('alice'),
+      cookie: 'theme=dark; AlcUserId=expired-token',
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    expect(setCookieOf(response)).toBe(
+      `AlcUserId=${response.json().credential}; Path=/; HttpOnly; SameSite=Lax`,
+    )
+  })
+
+  it('answers the basic login resource under AlcApplicationUrl with the AlcUserId cookie', async () => {
+    const response = await get(loginUrl('AlcApplicationUrl'), { authorization: basic('alice') })
+    expect(response.statusCode, response.body).toBe(200)
+    const body = response.json()
+    expect(Object.keys(body).sort()).toEqual(['credential', 'internalUrl', 'publicUrl'])
+    expect(setCookieOf(response)).toBe(
+      `AlcUserId=${body.credential}; Path=/; HttpOnly; SameSite=Lax`,
+    )
+    const opened = await service.app.inject({
+      method: 'POST',
+      url: SESSIONS,
+      headers: { cookie: `AlcUserId=${body.credential}` },
+      payload: { applicationName: 'sample' },
+    })
+    expect(opened.statusCode, opened.body).toBe(200)
+  })
+
+  it('answers the basic login resource under SvcApplicationUrl with the SvcUserId cookie', async () => {
+    const response = await get(loginUrl('SvcApplicationUrl'), { authorization: basic('alice') })
+    expect(response.statusCode, response.body).toBe(200)
+    expect(setCookieOf(response)).toMatch(/^SvcUserId=/)
+  })
+
+  it('checks the AlcApplicationUrl target as the SvcApplicationUrl one', async () => {
+    const info = expectError(
+      await get(
+        loginUrl('AlcApplicationUrl', 'https://elsewhere.example.com/api/rest/authenticate'),
+        {
+          authorization: basic('alice'),
+        },
+      ),
+      400,
+      'BAD_PARAMETER',
+    )
+    expect(info.helpMessage).toMatch(/^AlcApplicationUrl: must be the path/)
+  })
+
+  it('refuses both parameters at once, and names both when none is given', async () => {
+    const both = `${loginUrl('SvcApplicationUrl')}&AlcApplicationUrl=${encodeURIComponent(AUTHENTICATE)}`
+    expect(
+      expectError(await get(both, { authorization: basic('alice') }), 400, 'BAD_PARAMETER')
+        .helpMessage,
+    ).toBe('Only one query parameter at a time: got SvcApplicationUrl, AlcApplicationUrl')
+    expect(
+      expectError(await get(LOGIN, { authorization: basic('alice') }), 400, 'BAD_PARAMETER')
+        .helpMessage,
+    ).toBe('One query parameter is required among SvcApplicationUrl, AlcApplicationUrl')
+  })
+
+  it('serves authenticatenosso with the same cookie rule', async () => {
+    const plain = await get('/api/rest/authenticatenosso?version=1.0', {
+      authorization: basic('alice'),
+    })
+    expect(setCookieOf(plain)).toMatch(/^SvcUserId=/)
+    const relogin = await get('/api/rest/authenticatenosso?version=1.0', {
+      authorization: basic('alice'),
+      cookie: 'AlcUserId=old',
+    })
+    expect(setCookieOf(relogin)).toMatch(/^AlcUserId=/)
+  })
+})
+
+describe('SESSION_COOKIE_NAMES limited to SvcUserId', () => {
+  let service: TestService
+
+  beforeEach(async () => {
+    service = await startTestService({ sessionCookieNames: ['SvcUserId'] })
+  })
+  afterEach(async () => {
+    await service.close()
+  })
+
+  it('refuses the AlcUserId cookie and the AlcApplicationUrl parameter', async () => {
+    const authenticated = await service.app.inject({
+      method: 'GET',
+      url: AUTHENTICATE,
+      headers: { authorization: basic('alice'), cookie: 'AlcUserId=old' },
+    })
+    expect(String(authenticated.headers['set-cookie'])).toMatch(/^SvcUserId=/)
+    const opened = await service.app.inject({
+      method: 'POST',
+      url: SESSIONS,
+      headers: { cookie: `AlcUserId=${authenticated.json().credential}` },
+      payload: { applicationName: 'sample' },
+    })
+    expectError(opened, 403, 'INVALID_SESSION')
+    const login = await service.app.inject({
+      method: 'GET',
+      url: `${LOGIN}?AlcApplicationUrl=${encodeURIComponent(AUTHENTICATE)}`,
+      headers: { authorization: basic('alice') },
+    })
+    expect(expectError(login, 400, 'BAD_PARAMETER').helpMessage).toBe(
+      'One query parameter is required among SvcApplicationUrl',
+    )
   })
 })
 

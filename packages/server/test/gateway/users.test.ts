@@ -81,8 +81,8 @@ const HENRI_PRIVATE = {
   site: 'Paris',
   department: 'Management',
   devices: [
-    { type: 'DESKPHONE', id: '1008', subType: 'SIP_8088', role: 'MAIN' },
-    { type: 'SOFTPHONE', id: '1108', role: 'SECONDARY' },
+    { type: 'DESKPHONE', id: '1008', subType: 'SIP_8012', role: 'MAIN' },
+    { type: 'SOFTPHONE', id: '1108', subType: 'THIRD_PARTY_VIDEO', role: 'SECONDARY' },
     {
       type: 'MOBILE',
       id: '1208',
@@ -205,133 +205,174 @@ function requests(service: () => TestService) {
   }
 }
 
-describe('GET /users: lookup by one key', () => {
-  let service: TestService
-  let sessions: Sessions
-  const { get } = requests(() => service)
+// An administrator session's Users service is /logins (specification, "Service"): the SDKs then send the
+// look-up to /logins, so every rule of GET /users holds there too, the 307 staying under /logins.
+for (const base of ['/users', '/logins']) {
+  describe(`GET ${base}: lookup by one key`, () => {
+    let service: TestService
+    let sessions: Sessions
+    const { get } = requests(() => service)
 
-  beforeAll(async () => {
-    service = await startTestService()
-    sessions = await openSessions(service)
-  })
+    beforeAll(async () => {
+      service = await startTestService()
+      sessions = await openSessions(service)
+    })
 
-  afterAll(async () => {
-    await service?.close()
-  })
+    afterAll(async () => {
+      await service?.close()
+    })
 
-  function expectRedirect(response: LightMyRequestResponse, loginName: string): void {
-    expect(response.statusCode, response.body).toBe(307)
-    expect(response.headers.location).toBe(`${V1}/users/${loginName}`)
-  }
+    function expectRedirect(response: LightMyRequestResponse, loginName: string): void {
+      expect(response.statusCode, response.body).toBe(307)
+      expect(response.headers.location).toBe(`${V1}${base}/${loginName}`)
+    }
 
-  for (const kind of ['alice', 'admin', 'supervised'] as const) {
-    it(`redirects to the user found by each key (${kind} session)`, async () => {
-      const cookie = sessions[kind]
-      expectRedirect(await get(cookie, '/users?loginName=bob'), 'bob')
-      expectRedirect(await get(cookie, '/users?companyEmail=bob.durand@example.com'), 'bob')
+    for (const kind of ['alice', 'admin', 'supervised'] as const) {
+      it(`redirects to the user found by each key (${kind} session)`, async () => {
+        const cookie = sessions[kind]
+        expectRedirect(await get(cookie, `${base}?loginName=bob`), 'bob')
+        expectRedirect(await get(cookie, `${base}?companyEmail=bob.durand@example.com`), 'bob')
+        expectRedirect(
+          await get(cookie, `${base}?instantMessagingId=bob.durand@im.example.com`),
+          'bob',
+        )
+        expectRedirect(await get(cookie, `${base}?companyPhone=1002`), 'bob')
+        expectRedirect(await get(cookie, `${base}?loginName=alice`), 'alice')
+      })
+    }
+
+    it('finds a user by the number of any of its devices', async () => {
+      expectRedirect(await get(sessions.alice, `${base}?companyPhone=1103`), 'carol')
+      expectRedirect(await get(sessions.admin, `${base}?companyPhone=1208`), 'henri')
+      expectRedirect(await get(sessions.admin, `${base}?companyPhone=1310`), 'julien')
+    })
+
+    it('compares e-mail addresses and instant messaging ids without case', async () => {
       expectRedirect(
-        await get(cookie, '/users?instantMessagingId=bob.durand@im.example.com'),
-        'bob',
+        await get(sessions.alice, `${base}?companyEmail=Carol.LEFEBVRE@Example.COM`),
+        'carol',
       )
-      expectRedirect(await get(cookie, '/users?companyPhone=1002'), 'bob')
-      expectRedirect(await get(cookie, '/users?loginName=alice'), 'alice')
-    })
-  }
-
-  it('finds a user by the number of any of its devices', async () => {
-    expectRedirect(await get(sessions.alice, '/users?companyPhone=1103'), 'carol')
-    expectRedirect(await get(sessions.admin, '/users?companyPhone=1208'), 'henri')
-    expectRedirect(await get(sessions.admin, '/users?companyPhone=1310'), 'julien')
-  })
-
-  it('compares e-mail addresses and instant messaging ids without case', async () => {
-    expectRedirect(
-      await get(sessions.alice, '/users?companyEmail=Carol.LEFEBVRE@Example.COM'),
-      'carol',
-    )
-    expectRedirect(
-      await get(sessions.admin, '/users?instantMessagingId=CAROL.Lefebvre@im.example.com'),
-      'carol',
-    )
-  })
-
-  it('needs one parameter', async () => {
-    expectError(await get(sessions.alice, '/users'), 400, 'BAD_PARAMETER', /loginName/)
-    expectError(await get(sessions.admin, '/users'), 400, 'BAD_PARAMETER', /companyPhone/)
-  })
-
-  it('takes one parameter at a time', async () => {
-    expectError(
-      await get(sessions.alice, '/users?loginName=bob&companyPhone=1002'),
-      400,
-      'BAD_PARAMETER',
-      /loginName.*companyPhone/,
-    )
-    expectError(
-      await get(sessions.admin, '/users?companyEmail=bob.durand@example.com&instantMessagingId=x'),
-      400,
-      'BAD_PARAMETER',
-      /companyEmail.*instantMessagingId/,
-    )
-  })
-
-  it('answers 404 when no user matches', async () => {
-    expectError(await get(sessions.alice, '/users?loginName=nobody'), 404, 'NOT_FOUND', /nobody/)
-    expectError(await get(sessions.admin, '/users?companyPhone=9999'), 404, 'NOT_FOUND', /9999/)
-    expectError(
-      await get(sessions.admin, '/users?companyEmail=nobody@example.com'),
-      404,
-      'NOT_FOUND',
-      /companyEmail/,
-    )
-  })
-
-  it('does not find administrators', async () => {
-    expectError(await get(sessions.admin, '/users?loginName=admin'), 404, 'NOT_FOUND', /admin/)
-    expectError(
-      await get(sessions.alice, '/users?loginName=operator'),
-      404,
-      'NOT_FOUND',
-      /operator/,
-    )
-  })
-
-  describe('a client that cannot follow redirects (Java SDK)', () => {
-    const java = { 'user-agent': 'Java-http-client/17.0.15' }
-
-    it('gets another user as a user session sees it: public fields only', async () => {
-      const body = userOf(await get(sessions.alice, '/users?companyPhone=1002', java))
-      expect(body).toMatchObject({ loginName: 'bob', companyPhone: '1002', firstName: 'Bob' })
-      expectPublicUser(body)
-    })
-
-    it('gets its own User in full', async () => {
-      const body = userOf(await get(sessions.alice, '/users?companyPhone=1001', java))
-      expect(body).toEqual({ ...ALICE_PUBLIC, ...ALICE_PRIVATE })
-    })
-
-    it('gets any user in full in an administrator session', async () => {
-      const body = userOf(
-        await get(sessions.admin, '/users?companyEmail=alice.martin@example.com', java),
+      expectRedirect(
+        await get(sessions.admin, `${base}?instantMessagingId=CAROL.Lefebvre@im.example.com`),
+        'carol',
       )
-      expect(body).toEqual({ ...ALICE_PUBLIC, ...ALICE_PRIVATE })
     })
 
-    it('still gets the errors', async () => {
+    it.runIf(base === '/users')('needs one parameter', async () => {
+      expectError(await get(sessions.alice, '/users'), 400, 'BAD_PARAMETER', /loginName/)
+      expectError(await get(sessions.admin, '/users'), 400, 'BAD_PARAMETER', /companyPhone/)
+    })
+
+    it.runIf(base === '/logins')('answers the login list without a look-up parameter', async () => {
+      const list = await get(sessions.admin, '/logins')
+      expect(list.statusCode, list.body).toBe(200)
+      expect(list.json().loginNames).toContain('bob')
+      const own = await get(sessions.alice, '/logins?nodeIds=1')
+      expect(own.json()).toEqual({ loginNames: ['alice'] })
+    })
+
+    it.runIf(base === '/logins')(
+      'refuses a look-up parameter mixed with a login-list parameter, naming both',
+      async () => {
+        for (const list of ['types=STANDARD', 'apiRights=MESSAGING', 'nodeIds=1', 'onlyACD']) {
+          expectError(
+            await get(sessions.admin, `/logins?companyPhone=1003&${list}`),
+            400,
+            'BAD_PARAMETER',
+            new RegExp(`companyPhone looks up one user and ${list.split('=')[0]} filters`),
+          )
+        }
+        expectError(
+          await get(sessions.alice, '/logins?loginName=bob&types=STANDARD'),
+          400,
+          'BAD_PARAMETER',
+          /give one or the other/,
+        )
+      },
+    )
+
+    it('takes one parameter at a time', async () => {
       expectError(
-        await get(sessions.alice, '/users?companyPhone=9999', java),
+        await get(sessions.alice, `${base}?loginName=bob&companyPhone=1002`),
+        400,
+        'BAD_PARAMETER',
+        /loginName.*companyPhone/,
+      )
+      expectError(
+        await get(
+          sessions.admin,
+          `${base}?companyEmail=bob.durand@example.com&instantMessagingId=x`,
+        ),
+        400,
+        'BAD_PARAMETER',
+        /companyEmail.*instantMessagingId/,
+      )
+    })
+
+    it('answers 404 when no user matches', async () => {
+      expectError(await get(sessions.alice, `${base}?loginName=nobody`), 404, 'NOT_FOUND', /nobody/)
+      expectError(await get(sessions.admin, `${base}?companyPhone=9999`), 404, 'NOT_FOUND', /9999/)
+      expectError(
+        await get(sessions.admin, `${base}?companyEmail=nobody@example.com`),
         404,
         'NOT_FOUND',
-        /9999/,
+        /companyEmail/,
       )
-      expectError(await get(sessions.alice, '/users', java), 400, 'BAD_PARAMETER', /loginName/)
+    })
+
+    it('does not find administrators', async () => {
+      expectError(await get(sessions.admin, `${base}?loginName=admin`), 404, 'NOT_FOUND', /admin/)
+      expectError(
+        await get(sessions.alice, `${base}?loginName=operator`),
+        404,
+        'NOT_FOUND',
+        /operator/,
+      )
+    })
+
+    describe('a client that cannot follow redirects (Java SDK)', () => {
+      const java = { 'user-agent': 'Java-http-client/17.0.15' }
+
+      it('gets another user as a user session sees it: public fields only', async () => {
+        const body = userOf(await get(sessions.alice, `${base}?companyPhone=1002`, java))
+        expect(body).toMatchObject({ loginName: 'bob', companyPhone: '1002', firstName: 'Bob' })
+        expectPublicUser(body)
+      })
+
+      it('gets its own User in full', async () => {
+        const body = userOf(await get(sessions.alice, `${base}?companyPhone=1001`, java))
+        expect(body).toEqual({ ...ALICE_PUBLIC, ...ALICE_PRIVATE })
+      })
+
+      it('gets any user in full in an administrator session', async () => {
+        const body = userOf(
+          await get(sessions.admin, `${base}?companyEmail=alice.martin@example.com`, java),
+        )
+        expect(body).toEqual({ ...ALICE_PUBLIC, ...ALICE_PRIVATE })
+      })
+
+      it('still gets the errors', async () => {
+        expectError(
+          await get(sessions.alice, `${base}?companyPhone=9999`, java),
+          404,
+          'NOT_FOUND',
+          /9999/,
+        )
+        expectError(
+          await get(sessions.alice, `${base}?loginName=bob&companyPhone=1002`, java),
+          400,
+          'BAD_PARAMETER',
+          /loginName.*companyPhone/,
+        )
+        expectError(await get(sessions.alice, '/users', java), 400, 'BAD_PARAMETER', /loginName/)
+      })
+    })
+
+    it('refuses a request without a session', async () => {
+      expectError(await get(undefined, `${base}?loginName=bob`), 403, 'INVALID_SESSION', /session/i)
     })
   })
-
-  it('refuses a request without a session', async () => {
-    expectError(await get(undefined, '/users?loginName=bob'), 403, 'INVALID_SESSION', /session/i)
-  })
-})
+}
 
 for (const prefix of ['/users', '/logins']) {
   describe(`GET ${prefix}/{loginName}`, () => {

@@ -13,6 +13,11 @@ export const DOCS_PATH = '/docs'
 
 export const openApi = fp(
   async (app: FastifyInstance, options: { version: string }) => {
+    // The session cookie under each accepted name: any one of them authenticates a request.
+    const { names } = app.platform.cookies
+    const cookieSchemes = Object.fromEntries(
+      names.map((name) => [name, { type: 'apiKey' as const, in: 'cookie', name }]),
+    )
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -25,11 +30,11 @@ export const openApi = fp(
         },
         components: {
           securitySchemes: {
-            SvcUserId: { type: 'apiKey', in: 'cookie', name: 'SvcUserId' },
+            ...cookieSchemes,
             basic: { type: 'http', scheme: 'basic' },
           },
         },
-        security: [{ SvcUserId: [] }],
+        security: names.map((name) => ({ [name]: [] })),
       },
       hideUntagged: true,
       exposeHeadRoutes: true,

@@ -6,7 +6,6 @@ import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastif
 import fp from 'fastify-plugin'
 import { PlatformError } from '../../platform/platform-error.js'
 import { API_V1_PATH } from '../base-urls.js'
-import { readSessionCookie } from '../cookies.js'
 import type { SessionRequirement } from '../platform.js'
 import { prependRouteHook } from './route-hooks.js'
 
@@ -19,9 +18,9 @@ import { prependRouteHook } from './route-hooks.js'
 export const sessionResolver = fp(
   async (app: FastifyInstance) => {
     app.decorateRequest('session', undefined)
-    const { sessions } = app.platform
+    const { sessions, cookies } = app.platform
     const resolveSession: onRequestHookHandler = (request, _reply, done) => {
-      const session = sessions.use(readSessionCookie(request))
+      const session = sessions.use(cookies.read(request.headers.cookie))
       if (session === undefined)
         return done(
           new PlatformError('INVALID_SESSION', 'No valid session: log in and open a session again'),

@@ -1,8 +1,10 @@
 /**
  * Authentication (specification, "Authentication"; wire facts 2.2): HTTP Basic credentials checked
- * against the internal accounts, answered with the SvcUserId cookie and the sessions URLs. Both exchanges
+ * against the internal accounts, answered with the session cookie and the sessions URLs. Both exchanges
  * work: the specification's (401 challenge, then the basic login resource) and the pre-emptive
- * `Authorization: Basic` that real clients send, answered directly with 200.
+ * `Authorization: Basic` that real clients send, answered directly with 200. The cookie is set under the
+ * name the client used: the one of the login parameter (`AlcApplicationUrl` → `AlcUserId`), else an
+ * accepted one its Cookie header already carries, else the first configured (docs/decisions.md).
  */
 
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
@@ -61,7 +63,7 @@ function basicCredentials(request: FastifyRequest): { loginName: string; passwor
 }
 
 /**
- * The authenticate URL a SvcApplicationUrl names: a path, or an absolute URL on one of this server's
+ * The authenticate URL a SvcApplicationUrl (or AlcApplicationUrl) names: a path, or an absolute URL on one of this server's
  * origins (the request's own, the configured public and private ones); undefined for anything else,
  * including another host given as `https://other/...` or `//other/...`.
  */
@@ -78,7 +80,12 @@ function applicationTarget(request: FastifyRequest, value: string): URL | undefi
   }
 }
 
-async function login(request: FastifyRequest, reply: FastifyReply, version: string) {
+async function login(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  version: string,
+  cookieName: string,
+) {
   if ((request.query as Record<string, unknown>)['ticket'] !== undefined)
     throw new RestError(
       'NOT_SUPPORTED',
@@ -106,7 +113,7 @@ async function login(request: FastifyRequest, reply: FastifyReply, version: stri
     throw new RestError('NOT_ALLOWED', 'Bad login name or password', 401, CHALLENGE)
   }
   const token = sessions.issueToken(result.loginName)
-  writeSessionCookie(request, reply, token)
+  writeSessionCookie(request, reply, cookieName, token)
   const origins = baseOrigins(request)
   const sessionsPath = `${API_PATH}/${version}/sessions`
   return {
@@ -118,6 +125,9 @@ async function login(request: FastifyRequest, reply: FastifyReply, version: stri
 
 export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const config = { session: 'none' as const }
+  const { cookies } = app.platform
+  const [defaultName = 'SvcUserId'] = cookies.names
+  const parameters = cookies.applicationUrlParameters
   for (const path of ['authenticate', 'authenticatenosso']) {
     app.get(
       `${API_PATH}/${path}`,
@@ -126,7 +136,7 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         schema: {
           summary:
             path === 'authenticate'
-              ? 'Authenticate with HTTP Basic credentials; sets the SvcUserId cookie'
+              ? 'Authenticate with HTTP Basic credentials; sets the session cookie'
               : 'Basic authentication against the internal accounts when the server uses Kerberos or CAS',
           tags: ['authentication'],
           querystring: VersionQuery,
@@ -135,7 +145,8 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       async (request, reply) => {
         checkVersion(request.query.version)
-        return login(request, reply, request.query.version)
+        const cookieName = cookies.nameIn(request.headers.cookie) ?? defaultName
+        return login(request, reply, request.query.version, cookieName)
       },
     )
   }
@@ -147,25 +158,41 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: "The basic login resource of the specification's two-step exchange",
         tags: ['authentication'],
-        querystring: Type.Object({
-          SvcApplicationUrl: Type.String({
-            description: 'the authenticate path the client came from',
-          }),
-        }),
+        description: `One of ${parameters.join(', ')}; the session cookie is set under the matching name.`,
+        querystring: Type.Object(
+          Object.fromEntries(
+            parameters.map((name) => [
+              name,
+              Type.Optional(
+                Type.String({ description: 'the authenticate path the client came from' }),
+              ),
+            ]),
+          ),
+        ),
         response,
       },
     },
     async (request, reply) => {
-      const target = applicationTarget(request, request.query.SvcApplicationUrl)
+      const query = request.query as Record<string, string | undefined>
+      const given = parameters.filter((name) => query[name] !== undefined)
+      const [parameter] = given
+      if (parameter === undefined || given.length > 1)
+        throw new RestError(
+          'BAD_PARAMETER',
+          given.length === 0
+            ? `One query parameter is required among ${parameters.join(', ')}`
+            : `Only one query parameter at a time: got ${given.join(', ')}`,
+        )
+      const target = applicationTarget(request, query[parameter] as string)
       if (target === undefined)
         throw new RestError(
           'BAD_PARAMETER',
-          'SvcApplicationUrl: must be the path (or URL on this server) of the authenticate resource',
+          `${parameter}: must be the path (or URL on this server) of the authenticate resource`,
         )
       const version =
         target.searchParams.get('version') ?? API_VERSIONS[API_VERSIONS.length - 1] ?? '1.0'
       checkVersion(version)
-      return login(request, reply, version)
+      return login(request, reply, version, cookies.nameOfParameter(parameter) ?? defaultName)
     },
   )
 }

@@ -1,6 +1,8 @@
 /**
  * GET /logins (specification, "User information"; wire facts 7): an administrator gets every matching
- * user login, a user only its own.
+ * user login, a user only its own. An administrator session's Users service is /logins (specification,
+ * "Service"), and the SDKs build their user look-up on that base (`<Users base>?companyPhone=1003`), so a
+ * look-up parameter makes this GET /users at /logins: 307 to /logins/{loginName} (docs/decisions.md).
  */
 
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
@@ -8,12 +10,18 @@ import {
   LoginsResponse,
   USER_RIGHTS,
   USER_TYPES,
+  User,
   type UserRight,
   type UserType,
 } from '@openness/wire'
 import { PlatformError } from '../../platform/platform-error.js'
 import { sessionOf } from '../access.js'
+import { API_V1_PATH } from '../base-urls.js'
 import { errorResponses } from '../error-responses.js'
+import { LOOKUP_QUERY, lookUpUser, lookupKeysIn } from './users.js'
+
+/** The parameters of the login list, which a look-up cannot take. */
+const LIST_PARAMETERS = ['types', 'apiRights', 'nodeIds', 'onlyACD', 'onlyWithExtLogin'] as const
 
 /** Splits a list parameter and checks every value against the allowed ones. */
 function listOf<T extends string>(
@@ -43,9 +51,15 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'open' },
       schema: {
-        summary: 'Login names of the users; an administrator may filter by type and rights',
+        summary:
+          'Login names of the users; an administrator may filter by type and rights. With one of ' +
+          'loginName, companyEmail, instantMessagingId, companyPhone: the look-up of GET /users',
+        description:
+          "An administrator session's Users service is /logins, so the look-up of GET /users is " +
+          'served here too, redirecting to /logins/{loginName}; it cannot be mixed with the list parameters.',
         tags: ['users'],
         querystring: Type.Object({
+          ...LOOKUP_QUERY,
           types: Type.Optional(
             Type.String({ description: 'comma-separated STANDARD, MULTIMEDIA' }),
           ),
@@ -62,12 +76,27 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
             Type.String({ description: 'valueless flag: external logins only (none)' }),
           ),
         }),
-        response: { 200: LoginsResponse, ...errorResponses() },
+        response: {
+          200: Type.Union([LoginsResponse, User]),
+          307: Type.Null(),
+          ...errorResponses(404),
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const session = sessionOf(request)
       const { query } = request
+      const lookup = lookupKeysIn(query)
+      if (lookup.length > 0) {
+        const list = LIST_PARAMETERS.filter((name) => query[name] !== undefined)
+        if (list.length > 0)
+          throw new PlatformError(
+            'BAD_PARAMETER',
+            `${lookup.join(', ')} looks up one user and ${list.join(', ')} filters the login list: ` +
+              'give one or the other',
+          )
+        return lookUpUser(request, reply, query, `${API_V1_PATH}/logins`)
+      }
       if (!session.admin) {
         if (query.types !== undefined || query.apiRights !== undefined)
           throw new PlatformError(

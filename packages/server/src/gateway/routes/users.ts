@@ -1,7 +1,8 @@
 /**
  * User information (specification, "User information"; wire facts 7): lookup, the User record,
  * password, preferences and telephony preferences. The per-account routes are served under /users and,
- * because an administrator session's Users service points to /logins, under /logins as well.
+ * because an administrator session's Users service points to /logins, under /logins as well; so is the
+ * look-up (routes/logins.ts).
  */
 
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
@@ -13,6 +14,7 @@ import {
   UserPreferences,
   UserPreferencesResponse,
 } from '@openness/wire'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { UserLookupKey } from '../../platform/directory/directory.js'
 import { PlatformError } from '../../platform/platform-error.js'
 import { clientDialectOf } from '../../platform/subscriptions/client-dialect.js'
@@ -22,14 +24,61 @@ import { errorResponses } from '../error-responses.js'
 import { RestError } from '../rest-error.js'
 
 const LoginParams = Type.Object({ loginName: Type.String({ minLength: 1 }) })
-const LOOKUP_KEYS: readonly UserLookupKey[] = [
+const config = { session: 'open' as const }
+const tags = ['users']
+
+/** The look-up keys of GET /users, in the specification's order of the table. */
+export const LOOKUP_KEYS: readonly UserLookupKey[] = [
   'loginName',
   'companyEmail',
   'instantMessagingId',
   'companyPhone',
 ]
-const config = { session: 'open' as const }
-const tags = ['users']
+
+/** The query parameters of a look-up, each optional (exactly one is given). */
+export const LOOKUP_QUERY = {
+  loginName: Type.Optional(Type.String()),
+  companyEmail: Type.Optional(Type.String()),
+  instantMessagingId: Type.Optional(Type.String()),
+  companyPhone: Type.Optional(Type.String()),
+}
+
+/** The look-up keys a query gives. */
+export function lookupKeysIn(query: Partial<Record<UserLookupKey, string>>): UserLookupKey[] {
+  return LOOKUP_KEYS.filter((key) => query[key] !== undefined)
+}
+
+/**
+ * Answers a look-up by one key: 307 to `{base}/{loginName}` (the collection the client addressed, so
+ * that it stays on the Users service it was given), the User itself to a client that cannot follow
+ * redirects, 400 unless exactly one key is given, 404 when no user matches.
+ */
+export function lookUpUser(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: Partial<Record<UserLookupKey, string>>,
+  base: string,
+) {
+  const given = lookupKeysIn(query)
+  const [key] = given
+  if (key === undefined || given.length > 1)
+    throw new RestError(
+      'BAD_PARAMETER',
+      given.length === 0
+        ? `One query parameter is required among ${LOOKUP_KEYS.join(', ')}`
+        : `Only one query parameter at a time: got ${given.join(', ')}`,
+    )
+  const value = query[key] as string
+  const { directory } = request.server.platform
+  const user = directory.findUserBy(key, value)
+  if (user === undefined) throw new PlatformError('NOT_FOUND', `No user with ${key} '${value}'`)
+  // The Java SDK's HttpClient cannot follow redirects (wire facts 7): it gets the User directly.
+  if (clientDialectOf(request.headers['user-agent']) === 'java') {
+    const { privileged } = userFor(request, user.loginName)
+    return directory.userView(user, privileged)
+  }
+  return reply.code(307).header('location', `${base}/${user.loginName}`).send(null)
+}
 
 /** GET /users: find a user by exactly one key; 307 to its resource. */
 export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -42,35 +91,11 @@ export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary:
           'Find a user by exactly one of loginName, companyEmail, instantMessagingId, companyPhone',
         tags,
-        querystring: Type.Object({
-          loginName: Type.Optional(Type.String()),
-          companyEmail: Type.Optional(Type.String()),
-          instantMessagingId: Type.Optional(Type.String()),
-          companyPhone: Type.Optional(Type.String()),
-        }),
+        querystring: Type.Object(LOOKUP_QUERY),
         response: { 200: User, 307: Type.Null(), ...errorResponses(404) },
       },
     },
-    async (request, reply) => {
-      const given = LOOKUP_KEYS.filter((key) => request.query[key] !== undefined)
-      if (given.length !== 1)
-        throw new RestError(
-          'BAD_PARAMETER',
-          given.length === 0
-            ? `One query parameter is required among ${LOOKUP_KEYS.join(', ')}`
-            : `Only one query parameter at a time: got ${given.join(', ')}`,
-        )
-      const key = given[0] as UserLookupKey
-      const value = request.query[key] as string
-      const user = app.platform.directory.findUserBy(key, value)
-      if (user === undefined) throw new PlatformError('NOT_FOUND', `No user with ${key} '${value}'`)
-      // The Java SDK's HttpClient cannot follow redirects (wire facts 7): it gets the User directly.
-      if (clientDialectOf(request.headers['user-agent']) === 'java') {
-        const { privileged } = userFor(request, user.loginName)
-        return app.platform.directory.userView(user, privileged)
-      }
-      return reply.code(307).header('location', `${API_V1_PATH}/users/${user.loginName}`).send(null)
-    },
+    async (request, reply) => lookUpUser(request, reply, request.query, `${API_V1_PATH}/users`),
   )
 }
 

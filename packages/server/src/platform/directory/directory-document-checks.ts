@@ -172,7 +172,7 @@ function checkUser(
   }
 
   let mainDevice: DirectoryPath | undefined
-  user.devices.forEach((device, deviceIndex) => {
+  user.devices?.forEach((device, deviceIndex) => {
     const devicePath: DirectoryPath = [...path, 'devices', deviceIndex]
     if (!DIGITS.test(device.id)) {
       report({

@@ -407,6 +407,17 @@ describe('validateDirectoryDocument', () => {
     expect('document' in result && result.document).toBe(document)
   })
 
+  it('accepts a user without companyPhone and devices (both optional in the specification)', () => {
+    const document = baseDocument()
+    const {
+      companyPhone: _phone,
+      devices: _devices,
+      ...phoneless
+    } = document.users[0] as object & DirectoryDocument['users'][number]
+    document.users[0] = phoneless
+    expect(validateDirectoryDocument(document)).toEqual({ document })
+  })
+
   it.each(schemaCases)('reports $name', ({ edits, errors }) => {
     expect(validateDirectoryDocument(broken(edits))).toEqual({ errors })
   })

@@ -293,7 +293,7 @@ describe('importDirectory, first import', () => {
   it('does not share objects with the document', async () => {
     const document = smallDocument()
     const snapshot = await importDirectory(document, 'digest-1', undefined, hasher)
-    document.users[0]?.devices.push({ type: 'DECT', id: '1999' })
+    document.users[0]?.devices?.push({ type: 'DECT', id: '1999' })
     document.numberingPlan.exceptionRules = [{ lengthException: 6, beginPatternException: '39' }]
     ;(document.users[0]?.preferences ?? {}).guiLanguage = 'en'
     expect(userRecord(snapshot, 'alice').devices).toEqual([

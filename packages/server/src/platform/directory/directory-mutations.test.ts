@@ -331,9 +331,9 @@ describe('Directory.createUser', () => {
     ],
     [
       'required fields missing',
-      ({ salutation: _s, devices: _d, ...rest }) => rest,
+      ({ salutation: _s, type: _t, ...rest }) => rest,
       'BAD_PARAMETER',
-      'The user has 2 problems:\n  salutation: is required\n  devices: is required',
+      'The user has 2 problems:\n  salutation: is required\n  type: is required',
     ],
     [
       'an unknown field',
@@ -698,9 +698,9 @@ describe('Directory.updateUser', () => {
     [
       'a required field removed',
       'bob',
-      { lastName: null, devices: null },
+      { lastName: null, type: null },
       'BAD_PARAMETER',
-      'The user has 2 problems:\n  lastName: is required: it cannot be removed\n  devices: is required: it cannot be removed',
+      'The user has 2 problems:\n  lastName: is required: it cannot be removed\n  type: is required: it cannot be removed',
     ],
     [
       'an unknown field',

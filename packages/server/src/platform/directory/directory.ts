@@ -18,7 +18,7 @@ import type { Clock, DirectorySnapshot, DirectoryStore, EventSink } from '../por
 import type { DirectorySettings, StoredAccount, UserAccount } from './account.js'
 import { AccountChanges, SETTABLE_CLIR_MODES } from './account-changes.js'
 import type { DirectoryChange } from './directory-change.js'
-import type { DirectoryDevice, DirectoryUserView } from './directory-file-schema.js'
+import type { DirectoryDevice } from './directory-file-schema.js'
 import { DirectoryProvisioning } from './directory-provisioning.js'
 import {
   type DirectoryImport,
@@ -226,7 +226,7 @@ export class Directory {
   }
 
   /** The stored user in the directory file's format, without its password. */
-  userEntry(account: UserAccount): DirectoryUserView {
+  userEntry(account: UserAccount): ReturnType<typeof userEntry> {
     return userEntry(account)
   }
 

@@ -16,8 +16,11 @@ import { isRecord } from './schema-problems.js'
 /**
  * The stored user in the directory file's format, without its password: `assistants` comes from its
  * configManagerAssistant, `preferences` are the stored ones, as the user may since have changed them.
+ * `devices` is always there, empty for a user without any; `companyPhone` only when the user has one.
  */
-export function userEntry(account: UserAccount): DirectoryUserView {
+export function userEntry(
+  account: UserAccount,
+): DirectoryUserView & { devices: DirectoryDevice[] } {
   const record = structuredClone(account.record)
   const assistants = assistantsOf(record)
   const preferences = structuredClone(account.preferences)
@@ -27,7 +30,7 @@ export function userEntry(account: UserAccount): DirectoryUserView {
     firstName: record.firstName ?? '',
     lastName: record.lastName ?? '',
     type: record.type,
-    companyPhone: record.companyPhone ?? '',
+    companyPhone: record.companyPhone,
     companyEmail: record.companyEmail,
     instantMessagingId: record.instantMessagingId,
     sipUri: record.sipUri,

@@ -122,6 +122,28 @@ describe('readDirectoryFile', () => {
     ])
   })
 
+  it('gives every demo device a subType, as the real clients and the samples show it', async () => {
+    const { document } = await readDirectoryFile(DEMO_FILE)
+    const devices = document.users.flatMap((user) =>
+      (user.devices ?? []).map((device) => ({ loginName: user.loginName, ...device })),
+    )
+    expect(devices.length).toBeGreaterThan(document.users.length)
+    for (const device of devices)
+      expect(device.subType, `${device.loginName} ${device.id}`).toMatch(/^[A-Z0-9_]+$/)
+    // Each type has the kind of sub-type the specification's examples give it.
+    const SUB_TYPES: Record<string, RegExp> = {
+      DESKPHONE: /^(SIP_80\d\d|VHE80\d\d|ANALOG)$/,
+      DECT: /^VHE80\d\d$/,
+      MOBILE: /^MOBILE(_ANDROID)?$/,
+      NOMADIC: /^NOMADIC_(HOME|OTHER)$/,
+      SOFTPHONE: /^(OTC_TABLET|THIRD_PARTY_VIDEO)$/,
+    }
+    for (const device of devices)
+      expect(device.subType, `${device.loginName} ${device.id}`).toMatch(
+        SUB_TYPES[device.type] ?? /^$/,
+      )
+  })
+
   it('gives the same digest to the same bytes and another to other bytes', async () => {
     const first = await readDirectoryFile(await fileWith('same-1.yaml', VALID))
     const second = await readDirectoryFile(await fileWith('same-2.yaml', VALID))
