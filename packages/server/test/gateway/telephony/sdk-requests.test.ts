@@ -1,0 +1,147 @@
+/**
+ * Issue 11 ("Real clients run unchanged"): call-control requests exactly as the SDKs send them (wire facts
+ * 5.5, client census 3.4 and 5), each asserting the status, the body, the events and the resulting state.
+ */
+import { Call, type RestErrorInfo } from '@openness/wire'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { expectRestError, expectSchema } from '../../support/assertions.js'
+import { type Login, startTelephonyTest, T, type TelephonyTest } from './support.js'
+
+let test: TelephonyTest
+beforeEach(async () => {
+  test = await startTelephonyTest()
+})
+afterEach(() => test.close())
+
+async function callOf(login: Login, callRef: string): Promise<Call> {
+  return expectSchema<Call>(Call, await test.send(login, 'GET', `${T}/calls/${callRef}`))
+}
+const legState = (call: Call) => call.legs?.map((leg) => leg.state)
+
+/** Every event the platform publishes from now on, as [eventName, loginName, callRef?]. */
+function recordEvents() {
+  const publish = vi.spyOn(test.service.running.events, 'publish')
+  return () =>
+    publish.mock.calls.map(([event]) => [
+      event.eventName,
+      event.loginName,
+      ...('callRef' in event ? [event['callRef']] : []),
+    ])
+}
+
+describe('an administrator without loginName acts for the user the request identifies', () => {
+  it('answer {deviceId}: the device owner answers (bob on 1002)', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    const events = recordEvents()
+    const response = await test.send('admin', 'POST', `${T}/calls/${callRef}/answer`, {
+      deviceId: '1002',
+    })
+    expect(response.statusCode, response.body).toBe(204)
+    expect(response.body).toBe('')
+    expect(legState(await callOf('bob', callRef))).toEqual(['ACTIVE'])
+    expect(legState(await callOf('alice', callRef))).toEqual(['ACTIVE'])
+    expect(events()).toEqual([
+      ['OnCallModified', 'alice', callRef],
+      ['OnCallModified', 'bob', callRef],
+      ['OnUserStateModified', 'alice'],
+      ['OnUserStateModified', 'bob'],
+    ])
+  })
+
+  it('pickup and unpark: the owner of the device in the path', async () => {
+    const ringing = await test.makeCall('alice', '1001', '1002')
+    await expectStatus(
+      test.send('admin', 'POST', `${T}/devices/1011/pickup`, {
+        otherCallRef: ringing,
+        otherPhoneNumber: '1002',
+        autoAnswer: true,
+      }),
+      204,
+    )
+    expect(legState(await callOf('karim', ringing))).toEqual(['ACTIVE'])
+    await expectStatus(test.send('karim', 'POST', `${T}/calls/${ringing}/park`, {}), 204)
+    await expectStatus(
+      test.send('admin', 'POST', `${T}/devices/1011/unpark`, { heldCallRef: ringing }),
+      204,
+    )
+    expect(legState(await callOf('karim', ringing))).toEqual(['ACTIVE'])
+  })
+
+  it('no device named: the only user of the platform in the call (alice calling out)', async () => {
+    const callRef = await test.makeCall('alice', '1001', '+33612345678')
+    const admin = await callOf('admin', callRef)
+    expect(admin).toEqual(await callOf('alice', callRef))
+    const events = recordEvents()
+    await expectStatus(test.send('admin', 'DELETE', `${T}/calls/${callRef}`), 204)
+    expect(events()).toContainEqual(['OnCallRemoved', 'alice', callRef])
+    expectRestError(await test.send('alice', 'GET', `${T}/calls/${callRef}`), 404, 'NOT_FOUND')
+  })
+
+  it('the device wins over the call: a device of another user than the call’s is 403, nothing changes', async () => {
+    const callRef = await test.makeCall('alice', '1001', '+33612345678')
+    expectRestError(
+      await test.send('admin', 'POST', `${T}/calls/${callRef}/hold`, { deviceId: '1002' }),
+      403,
+      'NOT_ALLOWED',
+      /not a call of 'bob'/,
+    )
+    expect(legState(await callOf('alice', callRef))).toEqual(['RINGING_OUTGOING'])
+  })
+
+  it('nothing identifies the user: 400 BAD_PARAMETER saying loginName is required and why', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    const twoUsers = expectRestError(
+      await test.send('admin', 'POST', `${T}/calls/${callRef}/answer`, {}),
+      400,
+      'BAD_PARAMETER',
+    )
+    expect(twoUsers.helpMessage).toBe(
+      `query parameter loginName: is required for an administrator session: call '${callRef}' has 2 users of the platform and the request names no device`,
+    )
+    const nothing: RestErrorInfo = expectRestError(
+      await test.send('admin', 'GET', `${T}/calls`),
+      400,
+      'BAD_PARAMETER',
+    )
+    expect(nothing.helpMessage).toBe(
+      'query parameter loginName: is required for an administrator session: the request names no device or call that would identify the user',
+    )
+    expect(legState(await callOf('bob', callRef))).toEqual(['RINGING_INCOMING'])
+  })
+
+  it('an unknown device or call: 404 NOT_FOUND', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    expectRestError(
+      await test.send('admin', 'POST', `${T}/calls/${callRef}/answer`, { deviceId: '9999' }),
+      404,
+      'NOT_FOUND',
+      /no device '9999'/,
+    )
+    expectRestError(
+      await test.send('admin', 'POST', `${T}/calls/ffffffffffffffff/dropme`),
+      404,
+      'NOT_FOUND',
+    )
+  })
+
+  it('loginName, when given, still names the user', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    expectRestError(
+      await test.send('admin', 'POST', `${T}/calls/${callRef}/answer?loginName=alice`, {
+        deviceId: '1002',
+      }),
+      403,
+      'NOT_ALLOWED',
+      /not a device of 'alice'/,
+    )
+    await expectStatus(
+      test.send('admin', 'POST', `${T}/calls/${callRef}/answer?loginName=bob`, {}),
+      204,
+    )
+  })
+})
+
+async function expectStatus(response: ReturnType<TelephonyTest['send']>, status: number) {
+  const answered = await response
+  expect(answered.statusCode, answered.body).toBe(status)
+}
