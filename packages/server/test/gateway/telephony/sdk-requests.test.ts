@@ -141,6 +141,48 @@ describe('an administrator without loginName acts for the user the request ident
   })
 })
 
+describe('alternate names the held call (specification) or the active one (Node SDK)', () => {
+  /** alice talks to bob, then consults karim: bob's call is held, karim's active. */
+  async function consultation() {
+    const held = await test.makeCall('alice', '1001', '1002')
+    await test.answer('bob', held, '1002')
+    const active = await test.makeCall('alice', '1001', '1011')
+    await test.answer('karim', active, '1011')
+    return { held, active }
+  }
+
+  it.each(['held', 'active'] as const)(
+    'an administrator without loginName, given the %s call and {deviceId}: 204, the calls swap',
+    async (given) => {
+      const calls = await consultation()
+      const events = recordEvents()
+      await expectStatus(
+        test.send('admin', 'POST', `${T}/calls/${calls[given]}/alternate`, { deviceId: '1001' }),
+        204,
+      )
+      expect(legState(await callOf('alice', calls.held))).toEqual(['ACTIVE'])
+      expect(legState(await callOf('alice', calls.active))).toEqual(['HELD'])
+      // The active call is held first, then the held one retrieved; only alice's legs change.
+      expect(events()).toEqual([
+        ['OnCallModified', 'alice', calls.active],
+        ['OnCallModified', 'alice', calls.held],
+      ])
+    },
+  )
+
+  it('the active call with no held call: 403 NOT_EXPECTED, nothing changes', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    await test.answer('bob', callRef, '1002')
+    expectRestError(
+      await test.send('alice', 'POST', `${T}/calls/${callRef}/alternate`, { deviceId: '1001' }),
+      403,
+      'NOT_EXPECTED',
+      /is active and device 1001 has no held call/,
+    )
+    expect(legState(await callOf('alice', callRef))).toEqual(['ACTIVE'])
+  })
+})
+
 async function expectStatus(response: ReturnType<TelephonyTest['send']>, status: number) {
   const answered = await response
   expect(answered.statusCode, answered.body).toBe(status)

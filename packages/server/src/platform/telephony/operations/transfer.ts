@@ -147,27 +147,56 @@ export function joinCalls(
   }
 }
 
+/**
+ * Alternate takes either call of the pair (issue 11, item 5): the specification's `callRef` is the held
+ * call; the Node SDK documents the active one. Given the held call, the device's active call is the other;
+ * given the active call, the device's one held call is (none or several: NOT_EXPECTED, nothing changes).
+ * Either way the active call goes on hold first, then the held one is retrieved (events in that order).
+ */
 const alternate: Operation<Command<'alternate'>> = (transaction, command) => {
-  const held = peekCall(transaction, command.callRef)
-  const heldConnection = requireConnection(held, command.loginName, ['HELD'], command.deviceId)
-  const active = connectionsOnDevice(
+  const given = peekCall(transaction, command.callRef)
+  const connection = requireConnection(
+    given,
+    command.loginName,
+    ['HELD', 'ACTIVE'],
+    command.deviceId,
+  )
+  const { deviceId } = connection.endpoint
+  const givenIsHeld = connection.state === 'HELD'
+  const others = connectionsOnDevice(
     transaction.lookup(),
     command.loginName,
-    heldConnection.endpoint.deviceId,
-    'ACTIVE',
-    held.callRef,
-  )[0]
-  if (active === undefined)
+    deviceId,
+    givenIsHeld ? 'ACTIVE' : 'HELD',
+    given.callRef,
+  )
+  const [other] = others
+  if (other === undefined || others.length > 1)
     throw new PlatformError(
       'NOT_EXPECTED',
-      `No active call on device ${heldConnection.endpoint.deviceId} to alternate with: retrieve the call`,
+      alternateRefusal(given.callRef, givenIsHeld, deviceId, others.length),
     )
-  // The active call goes on hold first, then the held one is retrieved (events in that order).
+  const mine = { call: given, connection }
+  const [active, held] = givenIsHeld ? [other, mine] : [mine, other]
   const holding = touchConnection(transaction, active.call, active.connection)
-  const retrieving = touchConnection(transaction, held, heldConnection)
+  const retrieving = touchConnection(transaction, held.call, held.connection)
   moveConnection(holding.call, holding.connection, 'HELD')
   moveConnection(retrieving.call, retrieving.connection, 'ACTIVE')
   return undefined
+}
+
+/** Why alternate cannot pair the given call with another on its device. */
+function alternateRefusal(
+  callRef: string,
+  givenIsHeld: boolean,
+  deviceId: string | undefined,
+  found: number,
+): string {
+  if (givenIsHeld)
+    return `No active call on device ${deviceId} to alternate with: retrieve the call`
+  return found === 0
+    ? `Call ${callRef} is active and device ${deviceId} has no held call to alternate with`
+    : `Call ${callRef} is active and device ${deviceId} has ${found} held calls: name the held one to alternate with`
 }
 
 const transfer: Operation<Command<'transfer'>> = (transaction, command, context) => {
