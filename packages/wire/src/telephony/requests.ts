@@ -11,6 +11,14 @@ const text = (description?: string) =>
 
 const digits = (description: string) => Type.String({ pattern: '^[0-9]+$', description })
 
+/** Associated data (at most 256 bytes; one of the two fields): docs/telephony-api.md, "Associated data". */
+const associatedData = (description: string) =>
+  Type.String({ description: `associated data as ${description}; at most 256 bytes in UTF-8` })
+const hexaBinaryAssociatedData = (restriction: string) =>
+  Type.String({
+    description: `associated data in hexadecimal (pairs of hex digits); anything else is taken as text, as the Java SDK sends it${restriction}; at most 256 bytes`,
+  })
+
 /** POST /telephony/basicCall. */
 export const BasicMakeCallRequest = Type.Object(
   {
@@ -35,10 +43,8 @@ export const MakeCallRequest = Type.Object(
     ),
     autoAnswer: Type.Optional(Type.Boolean()),
     inhibitProgressTone: Type.Optional(Type.Boolean()),
-    associatedData: Type.Optional(Type.String({ description: 'standard users only' })),
-    hexaBinaryAssociatedData: Type.Optional(
-      Type.String({ description: 'associated data in hexadecimal; standard users only' }),
-    ),
+    associatedData: Type.Optional(associatedData('text; standard users only')),
+    hexaBinaryAssociatedData: Type.Optional(hexaBinaryAssociatedData('; standard users only')),
     callingNumber: Type.Optional(Type.String()),
     pin: Type.Optional(digits('private call; standard users only')),
     secretCode: Type.Optional(digits('private call; standard users only')),
@@ -95,8 +101,8 @@ export type SendDtmfRequest = Static<typeof SendDtmfRequest>
 export const AttachDataRequest = Type.Object(
   {
     deviceId: Type.Optional(text()),
-    associatedData: Type.Optional(Type.String()),
-    hexaBinaryAssociatedData: Type.Optional(Type.String()),
+    associatedData: Type.Optional(associatedData('text')),
+    hexaBinaryAssociatedData: Type.Optional(hexaBinaryAssociatedData('')),
   },
   { title: 'AttachDataRequest', ...closed },
 )

@@ -183,6 +183,130 @@ describe('alternate names the held call (specification) or the active one (Node 
   })
 })
 
+describe('associated data as every SDK sends it: hex stays hex, anything else is text', () => {
+  const hex = (text: string) => Buffer.from(text, 'utf8').toString('hex')
+  /** POST /telephony/calls as alice from 1001 to bob; the callRef. */
+  async function makeCall(body: Record<string, unknown>): Promise<string> {
+    const response = await test.send('alice', 'POST', `${T}/calls`, {
+      deviceId: '1001',
+      callee: '1002',
+      ...body,
+    })
+    expect(response.statusCode, response.body).toBe(201)
+    return String(response.headers.location).split('/').pop() ?? ''
+  }
+  /** The callData of the events published since `events` began, per user. */
+  function callDataOf(events: { mock: { calls: unknown[][] } }, callRef: string) {
+    return events.mock.calls
+      .map(([event]) => event as Record<string, unknown>)
+      .filter((event) => event['callRef'] === callRef && 'callData' in event)
+      .map((event) => {
+        const { associatedData, hexaBinaryAssociatedData } = event['callData'] as Record<
+          string,
+          unknown
+        >
+        return [
+          event['eventName'],
+          event['loginName'],
+          { associatedData, hexaBinaryAssociatedData },
+        ]
+      })
+  }
+
+  it("Java's make call with correlator text in hexaBinaryAssociatedData: 201, the text and its hex shown", async () => {
+    const events = vi.spyOn(test.service.running.events, 'publish')
+    // TelephonyRest.makeCall: autoAnswer and inhibitProgressTone always, hexaBinaryAssociatedData = asString().
+    const callRef = await makeCall({
+      autoAnswer: true,
+      inhibitProgressTone: false,
+      hexaBinaryAssociatedData: 'commande n° 42',
+    })
+    const shown = {
+      associatedData: 'commande n° 42',
+      hexaBinaryAssociatedData: hex('commande n° 42'),
+    }
+    expect((await callOf('bob', callRef)).callData).toMatchObject(shown)
+    expect((await callOf('alice', callRef)).callData).toMatchObject(shown)
+    expect(callDataOf(events, callRef)).toEqual([
+      ['OnCallCreated', 'alice', shown],
+      ['OnCallCreated', 'bob', shown],
+    ])
+  })
+
+  it('Node and C# send hexadecimal: decoded to the same text; bytes that are no UTF-8 text stay hex only', async () => {
+    const text = await makeCall({ autoAnswer: true, hexaBinaryAssociatedData: '4F524445522D3432' })
+    expect((await callOf('bob', text)).callData).toMatchObject({
+      associatedData: 'ORDER-42',
+      hexaBinaryAssociatedData: '4f524445522d3432',
+    })
+    await test.send('alice', 'DELETE', `${T}/calls/${text}`)
+    const binary = await makeCall({ hexaBinaryAssociatedData: 'c0ffee' })
+    const { callData } = await callOf('bob', binary)
+    expect(callData?.hexaBinaryAssociatedData).toBe('c0ffee')
+    expect(callData).not.toHaveProperty('associatedData')
+  })
+
+  it("C#'s associatedData text: shown with its hex as well", async () => {
+    const callRef = await makeCall({ associatedData: '東京' })
+    expect((await callOf('bob', callRef)).callData).toMatchObject({
+      associatedData: '東京',
+      hexaBinaryAssociatedData: hex('東京'),
+    })
+  })
+
+  it('attachdata {deviceId, hexaBinaryAssociatedData}, hex or text: 204, every party gets OnCallModified', async () => {
+    const callRef = await makeCall({})
+    await test.answer('bob', callRef, '1002')
+    for (const [sent, text] of [
+      ['6f6b', 'ok'],
+      ['not hex', 'not hex'],
+    ] as const) {
+      const events = vi.spyOn(test.service.running.events, 'publish')
+      await expectStatus(
+        test.send('alice', 'POST', `${T}/calls/${callRef}/attachdata`, {
+          deviceId: '1001',
+          hexaBinaryAssociatedData: sent,
+        }),
+        204,
+      )
+      const shown = { associatedData: text, hexaBinaryAssociatedData: hex(text) }
+      expect(callDataOf(events, callRef)).toEqual([
+        ['OnCallModified', 'alice', shown],
+        ['OnCallModified', 'bob', shown],
+      ])
+      expect((await callOf('bob', callRef)).callData).toMatchObject(shown)
+      events.mockRestore()
+    }
+  })
+
+  it('more than 256 bytes, or both fields: 400 BAD_PARAMETER, no call', async () => {
+    for (const [body, message] of [
+      [
+        { hexaBinaryAssociatedData: 'é'.repeat(129) },
+        /hexaBinaryAssociatedData: at most 256 bytes of associated data; 258 given/,
+      ],
+      [
+        { hexaBinaryAssociatedData: 'ab'.repeat(257) },
+        /at most 256 bytes of associated data; 257 given/,
+      ],
+      [{ associatedData: 'x'.repeat(257) }, /body\/associatedData: at most 256 bytes/],
+      [{ associatedData: 'A', hexaBinaryAssociatedData: '41' }, /not both/],
+    ] as const)
+      expectRestError(
+        await test.send('alice', 'POST', `${T}/calls`, {
+          deviceId: '1001',
+          callee: '1002',
+          ...body,
+        }),
+        400,
+        'BAD_PARAMETER',
+        message,
+      )
+    expect((await test.send('alice', 'GET', `${T}/calls`)).json()).toEqual({ calls: [] })
+    expect(await makeCall({ hexaBinaryAssociatedData: 'ab'.repeat(256) })).toBeTruthy()
+  })
+})
+
 async function expectStatus(response: ReturnType<TelephonyTest['send']>, status: number) {
   const answered = await response
   expect(answered.statusCode, answered.body).toBe(status)

@@ -285,7 +285,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         type: 'attachData',
         loginName: actor.loginName,
         callRef,
-        associatedData,
+        ...associatedData,
         ...device(actor, body.deviceId),
       }
     },

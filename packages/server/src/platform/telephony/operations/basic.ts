@@ -60,6 +60,9 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
     connections: [],
     initialCalled: callee,
     ...(command.associatedData !== undefined && { associatedData: command.associatedData }),
+    ...(command.hexaBinaryAssociatedData !== undefined && {
+      hexaBinaryAssociatedData: command.hexaBinaryAssociatedData,
+    }),
     createdAt: transaction.now,
   }
   transaction.addCall(call)
