@@ -24,7 +24,7 @@ export const BasicMakeCallRequest = Type.Object(
   {
     deviceId: text('a device of the user: the calling device'),
     callee: text(
-      'an extension, a login name, an outside number after the outside-line prefix, or a number in +E.164',
+      'an extension, a login name, the voice-mail number, an outside number after the outside-line prefix, or a number in +E.164',
     ),
     autoAnswer: Type.Optional(
       Type.Boolean({ description: 'true (default): the calling device does not ring first' }),
@@ -39,7 +39,7 @@ export const MakeCallRequest = Type.Object(
   {
     deviceId: Type.Optional(text("the calling device; the user's main device when absent")),
     callee: text(
-      'an extension, a login name, an outside number after the outside-line prefix, or a number in +E.164',
+      'an extension, a login name, the voice-mail number, an outside number after the outside-line prefix, or a number in +E.164',
     ),
     autoAnswer: Type.Optional(Type.Boolean()),
     inhibitProgressTone: Type.Optional(Type.Boolean()),
@@ -73,7 +73,12 @@ export const HeldCallRequest = Type.Object(
 export type HeldCallRequest = Static<typeof HeldCallRequest>
 
 export const BlindTransferRequest = Type.Object(
-  { transferTo: text(), anonymous: Type.Optional(Type.Boolean()) },
+  {
+    transferTo: text(
+      'a login name, an extension, the voice-mail number, an outside number or a number in +E.164',
+    ),
+    anonymous: Type.Optional(Type.Boolean()),
+  },
   { title: 'BlindTransferRequest', ...closed },
 )
 export type BlindTransferRequest = Static<typeof BlindTransferRequest>
@@ -81,7 +86,7 @@ export type BlindTransferRequest = Static<typeof BlindTransferRequest>
 export const RedirectRequest = Type.Object(
   {
     redirectTo: text(
-      'VOICEMAIL, DVA, a login name, an extension, an outside number or a number in +E.164',
+      'VOICEMAIL, DVA, the voice-mail number, a login name, an extension, an outside number or a number in +E.164',
     ),
     anonymous: Type.Optional(Type.Boolean()),
   },

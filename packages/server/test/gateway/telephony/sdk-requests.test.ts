@@ -307,6 +307,85 @@ describe('associated data as every SDK sends it: hex stays hex, anything else is
   })
 })
 
+describe('the voice-mail number (8000 in the demo) is dialable, like VOICEMAIL', () => {
+  const participantsOf = (call: Call) =>
+    call.participants?.map((p) => [p.participantId, p.identity?.type?.main])
+
+  it('POST /calls with callee 8000: 201, the caller talks to its own voice mail', async () => {
+    const events = recordEvents()
+    const response = await test.send('alice', 'POST', `${T}/calls`, {
+      deviceId: '1001',
+      callee: '8000',
+      autoAnswer: true,
+    })
+    expect(response.statusCode, response.body).toBe(201)
+    const callRef = String(response.headers.location).split('/').pop() ?? ''
+    const call = await callOf('alice', callRef)
+    expect(legState(call)).toEqual(['ACTIVE'])
+    expect(participantsOf(call)).toEqual([['8000', 'SERVICE']])
+    expect(events()).toEqual([
+      ['OnCallCreated', 'alice', callRef],
+      ['OnCallModified', 'alice', callRef],
+      ['OnUserStateModified', 'alice'],
+    ])
+  })
+
+  it('redirect {redirectTo: 8000, anonymous: false}: 204, as VOICEMAIL', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    const events = recordEvents()
+    await expectStatus(
+      test.send('bob', 'POST', `${T}/calls/${callRef}/redirect`, {
+        redirectTo: '8000',
+        anonymous: false,
+      }),
+      204,
+    )
+    expectRestError(
+      await test.send('bob', 'GET', `${T}/calls/${callRef}`),
+      403,
+      'NOT_ALLOWED',
+      /not a call of/,
+    )
+    const call = await callOf('alice', callRef)
+    expect(legState(call)).toEqual(['ACTIVE'])
+    expect(participantsOf(call)).toEqual([['8000', 'SERVICE']])
+    expect(events()).toEqual([
+      ['OnCallModified', 'alice', callRef],
+      ['OnCallRemoved', 'bob', callRef],
+      ['OnCallModified', 'alice', callRef],
+      ['OnUserStateModified', 'alice'],
+    ])
+  })
+
+  it('blind transfer {transferTo: 8000}: the other party talks to the voice mail', async () => {
+    const callRef = await test.makeCall('alice', '1001', '1002')
+    await test.answer('bob', callRef, '1002')
+    await expectStatus(
+      test.send('alice', 'POST', `${T}/calls/${callRef}/blindtransfer`, {
+        transferTo: '8000',
+        anonymous: false,
+      }),
+      204,
+    )
+    expect(participantsOf(await callOf('bob', callRef))).toEqual([['8000', 'SERVICE']])
+  })
+
+  it('a user without a voice mail (dave): 403 NOT_ALLOWED, no call', async () => {
+    expectRestError(
+      await test.send('dave', 'POST', `${T}/basicCall`, { deviceId: '1004', callee: '8000' }),
+      403,
+      'NOT_ALLOWED',
+      /'dave' has no voice mail/,
+    )
+    expect(test.service.running.telephony.state.calls.size).toBe(0)
+  })
+
+  it('+33155668000 is no voice mail: the numbering plan gives the voice mail no public number (numbering.md)', async () => {
+    const callRef = await test.makeCall('alice', '1001', '+33155668000')
+    expect(participantsOf(await callOf('alice', callRef))).toEqual([['0155668000', 'EXTERNAL']])
+  })
+})
+
 async function expectStatus(response: ReturnType<TelephonyTest['send']>, status: number) {
   const answered = await response
   expect(answered.statusCode, answered.body).toBe(status)

@@ -12,17 +12,16 @@ import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { connectionsOnDevice } from './consultation.js'
-import { addNewDestination } from './feature-support.js'
+import { addNewDestination, forgetIfNoUser, requireDestination } from './feature-support.js'
 import {
   hasUser,
   peekCall,
   requireCall,
   requireConnection,
   requireNotAmong,
-  requireReachable,
   touchConnection,
 } from './guards.js'
-import { ring } from './ringing.js'
+import { isOutside, ring, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -220,24 +219,28 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   if (call.parked) throw new PlatformError('NOT_EXPECTED', 'A parked call cannot be transferred')
   const others = call.connections.filter((c) => !isUsers(c, command.loginName))
   if (others.length === 0) throw new PlatformError('NOT_EXPECTED', 'No other party to transfer')
-  const target = requireReachable(context.directory, command.transferTo, 'transferTo')
+  // The voice-mail number reaches the transferring user's voice mail (as redirect's does).
+  const target = requireDestination(context, command.loginName, command.transferTo, 'transferTo')
   if (target.loginName === command.loginName)
     throw new PlatformError(
       'BAD_PARAMETER',
       'transferTo: one of your own devices (move the call with deviceLegs instead)',
     )
   requireNotAmong(call.connections, target, 'transferTo')
-  if (target.loginName === undefined && !hasUser(others))
+  if (isOutside(target) && !hasUser(others))
     throw new PlatformError('NOT_ALLOWED', 'Transferring an outside party outside is not allowed')
   const copy = requireCall(transaction, call.callRef)
   copy.connections = copy.connections.filter((c) => !isUsers(c, command.loginName))
   copy.lastRedirecting = { ...own.endpoint }
-  ring(transaction, copy, target, context)
+  const voicemail = target.service === 'VOICEMAIL'
+  ring(transaction, copy, target, context, { ringingTimeout: !voicemail })
   const start = transaction.events.length
   transaction.commit('TRANSFERRED')
   // The transferring user's OnCallRemoved (the only one: everybody else stays in the call) tells where the
   // call went (wire facts 6: newDestination).
   addNewDestination(transaction, start, call.callRef, target.number)
+  // An outside party sent to the voice mail is nobody's concern on the platform any more (as on redirect).
+  if (voicemail && !forgetIfNoUser(transaction, copy)) voicemailAnswers(transaction, copy)
   return undefined
 }
 
