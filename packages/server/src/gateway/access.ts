@@ -38,15 +38,27 @@ export function ownUserFor(request: FastifyRequest, loginName: string): UserAcco
 
 /**
  * The login an operation marked L acts on: the session's own for a user session (the parameter is
- * ignored), the `loginName` parameter, required, for an administrator session.
+ * ignored), the `loginName` parameter for an administrator session. Without it, `implied` may name the
+ * user from the rest of the request (telephony-access.ts: a device, a call); `undefined` from it, or no
+ * `implied`, is 400 BAD_PARAMETER, with `implied`'s reason when it gave one.
  */
-export function loginNameRule(request: FastifyRequest, loginName: string | undefined): UserAccount {
+export function loginNameRule(
+  request: FastifyRequest,
+  loginName: string | undefined,
+  implied?: () => ImpliedUser,
+): UserAccount {
   const session = sessionOf(request)
   if (!session.admin) return userFor(request, session.actingAs).user
-  if (loginName === undefined || loginName === '')
-    throw new PlatformError(
-      'BAD_PARAMETER',
-      'query parameter loginName: is required for an administrator session',
-    )
-  return userFor(request, loginName).user
+  if (loginName !== undefined && loginName !== '') return userFor(request, loginName).user
+  const found = implied?.()
+  if (found?.loginName !== undefined) return userFor(request, found.loginName).user
+  throw new PlatformError(
+    'BAD_PARAMETER',
+    `query parameter loginName: is required for an administrator session${found?.reason === undefined ? '' : `: ${found.reason}`}`,
+  )
 }
+
+/** The user a request names by other means than `loginName`, or why it names none. */
+export type ImpliedUser =
+  | { loginName: string; reason?: never }
+  | { loginName?: never; reason: string }

@@ -1,6 +1,7 @@
 /**
  * Who may do what on the call-control API (issue 5, item 2; specification, "Call control"): the user a
- * request acts for (the session's own user; for an administrator session the `loginName` parameter), the
+ * request acts for (the session's own user; for an administrator session the `loginName` parameter, else
+ * the user the request's device or call identifies), the
  * license the row needs, the user type some rows are restricted to, and ownership: a user acts only on
  * its own devices and its own calls. Every violation is 403 NOT_ALLOWED; what does not exist at all is
  * 404 NOT_FOUND. docs/telephony-api.md, "Authorization".
@@ -10,7 +11,7 @@ import type { FastifyRequest } from 'fastify'
 import type { UserAccount } from '../platform/directory/directory.js'
 import { PlatformError } from '../platform/platform-error.js'
 import type { TelephonyQueries } from '../platform/telephony/telephony-queries.js'
-import { loginNameRule, sessionOf } from './access.js'
+import { type ImpliedUser, loginNameRule, sessionOf } from './access.js'
 
 /** The licenses a row needs (one of them): basic rows take either, the others TELEPHONY_ADVANCED. */
 export const BASIC_OR_ADVANCED: readonly UserRight[] = ['TELEPHONY_BASIC', 'TELEPHONY_ADVANCED']
@@ -34,7 +35,9 @@ export interface TelephonyRule {
 /**
  * The user the request acts for, once the session's license and the user's type are checked. Every
  * route takes `loginName` by the L rule: the specification marks some rows only, but the SDKs send it on
- * others too (hold, retrieve: wire facts 5.5), and an administrator has no other way to name the user.
+ * others too (hold, retrieve: wire facts 5.5). An administrator who sends none acts for the user the
+ * request identifies otherwise (`impliedUser`): the SDKs never send it on answer, alternate, sendDtmf,
+ * attachdata, pickup and unpark (Java not on retrieve either; client census 3.4).
  */
 export function telephonyActor(
   request: FastifyRequest,
@@ -42,7 +45,7 @@ export function telephonyActor(
   rule: TelephonyRule,
 ): TelephonyActor {
   const session = sessionOf(request)
-  const user = loginNameRule(request, loginName)
+  const user = loginNameRule(request, loginName, () => impliedUser(request))
   // A user session holds the licenses it obtained when it opened; an administrator acts with the user's.
   const held = session.admin ? user.record.apiRights : session.rights
   const { licenses } = rule
@@ -57,6 +60,46 @@ export function telephonyActor(
       `This operation is for ${rule.userType} users only; '${user.loginName}' is ${user.record.type}`,
     )
   return { user, loginName: user.loginName, queries: request.server.platform.telephony.queries }
+}
+
+/**
+ * The user an administrator's request names without `loginName` (issue 11, item 2): the owner of the device
+ * it names (the path's `deviceId`, else the body's), else the only directory user in the call it names (the
+ * path's `callRef`). The device wins over the call: when they name different users, the request acts for
+ * the device's owner and the ownership check of the call then answers 403 NOT_ALLOWED, as it would with
+ * `loginName` set to that owner. An unknown device or call is 404 NOT_FOUND, as `ownDevice` and `ownCall`
+ * answer it.
+ */
+function impliedUser(request: FastifyRequest): ImpliedUser {
+  const params = fieldsOf(request.params)
+  const deviceId = params['deviceId'] ?? fieldsOf(request.body)['deviceId']
+  const { directory, telephony } = request.server.platform
+  if (deviceId !== undefined) {
+    const owner = directory.findUserByDevice(deviceId)
+    if (owner === undefined)
+      throw new PlatformError('NOT_FOUND', `deviceId: no device '${deviceId}'`)
+    return { loginName: owner.loginName }
+  }
+  const callRef = params['callRef']
+  if (callRef === undefined)
+    return { reason: 'the request names no device or call that would identify the user' }
+  const users = telephony.queries.usersInCall(callRef)
+  if (users === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
+  const [only] = users
+  if (users.length === 1 && only !== undefined) return { loginName: only }
+  return {
+    reason: `call '${callRef}' has ${users.length} users of the platform and the request names no device`,
+  }
+}
+
+/** The string fields of a request's params or body (anything else: none). */
+function fieldsOf(value: unknown): Record<string, string | undefined> {
+  if (typeof value !== 'object' || value === null) return {}
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  )
 }
 
 /** The device, when it is one of the actor's; 404 when no user has it, 403 when another user has it. */

@@ -122,10 +122,34 @@ describe('attach data', () => {
     })
     expect(namesOf(events, 'alice')).toEqual(['OnCallModified'])
     expect(namesOf(events, 'bob')).toEqual(['OnCallModified'])
+    // The text, its Java spelling, and its UTF-8 bytes in hex (issue 11, items 6 and 7).
     expect(eventsOf(events, 'bob')[0]).toMatchObject({
-      callData: { associatedData: 'order 42', associateData: 'order 42' },
+      callData: {
+        associatedData: 'order 42',
+        associateData: 'order 42',
+        hexaBinaryAssociatedData: '6f72646572203432',
+      },
     })
     expect(callOf(state, callRef)?.associatedData).toBe('order 42')
+  })
+
+  it('bytes that are not text are kept and shown in hex only, replacing the text', () => {
+    const world = new FeatureWorld()
+    const callRef = world.call('alice', '1002')
+    world.run({ type: 'attachData', loginName: 'alice', callRef, associatedData: 'order 42' })
+    const { events, state } = world.run({
+      type: 'attachData',
+      loginName: 'alice',
+      callRef,
+      hexaBinaryAssociatedData: 'c0ffee',
+    })
+    for (const login of ['alice', 'bob']) {
+      const [modified] = eventsOf(events, login)
+      expect(modified).toMatchObject({ callData: { hexaBinaryAssociatedData: 'c0ffee' } })
+      expect(modified?.['callData']).not.toHaveProperty('associatedData')
+    }
+    expect(callOf(state, callRef)).not.toHaveProperty('associatedData')
+    expect(callOf(state, callRef)?.hexaBinaryAssociatedData).toBe('c0ffee')
   })
 
   it('is refused to the called user, and on an unknown call', () => {

@@ -281,3 +281,108 @@ describe('pickup', () => {
     world.refuses({ ...pickup, loginName: 'bob', deviceId: '1002' }, 'BAD_PARAMETER')
   })
 })
+
+describe('the voice-mail number (issue 11, item 4): dialed like VOICEMAIL', () => {
+  it("make call to it: the caller's own voice mail rings, then answers at once", () => {
+    const world = new FeatureWorld()
+    const { events, state, callRef } = world.run({
+      type: 'makeCall',
+      loginName: 'alice',
+      deviceId: '1001',
+      callee: VOICEMAIL,
+      autoAnswer: true,
+    })
+    const ref = callRef ?? ''
+    expect(namesOf(events, 'alice')).toEqual([
+      'OnCallCreated',
+      'OnCallModified',
+      'OnUserStateModified',
+    ])
+    const [created, answered] = eventsOf(events, 'alice')
+    expect(created).toMatchObject({
+      callData: { state: 'RINGING_OUTGOING', initialCalled: { id: { phoneNumber: VOICEMAIL } } },
+      participants: [
+        {
+          participantId: VOICEMAIL,
+          identity: { id: { phoneNumber: VOICEMAIL }, type: { main: 'SERVICE' } },
+        },
+      ],
+    })
+    expect(answered).toMatchObject({
+      callData: { state: 'ACTIVE' },
+      modifiedLegs: [{ deviceId: '1001', state: 'ACTIVE' }],
+    })
+    expect(connections(state, ref)).toEqual(['1001:ACTIVE', `${VOICEMAIL}:ACTIVE`])
+    expect(state.timers).toEqual([])
+  })
+
+  it('make call without autoAnswer: the calling device rings first; answering it reaches the voice mail', () => {
+    const world = new FeatureWorld()
+    const callRef =
+      world.run({
+        type: 'makeCall',
+        loginName: 'alice',
+        deviceId: '1001',
+        callee: VOICEMAIL,
+        autoAnswer: false,
+      }).callRef ?? ''
+    expect(connections(world.state, callRef)).toEqual(['1001:RINGING_INCOMING'])
+    const { state } = world.run({ type: 'answer', loginName: 'alice', callRef })
+    expect(connections(state, callRef)).toEqual(['1001:ACTIVE', `${VOICEMAIL}:ACTIVE`])
+    expect(state.timers).toEqual([])
+  })
+
+  it("redirect to it: the same as VOICEMAIL (the redirecting user's voice mail)", () => {
+    const world = new FeatureWorld()
+    const callRef = world.call('alice', '1002')
+    const { events, state } = world.run({
+      type: 'redirect',
+      loginName: 'bob',
+      callRef,
+      redirectTo: VOICEMAIL,
+    })
+    expect(namesOf(events, 'bob')).toEqual(['OnCallRemoved:REDIRECTED'])
+    expect(eventsOf(events, 'bob')[0]).toMatchObject({ newDestination: VOICEMAIL })
+    expect(namesOf(events, 'alice')).toEqual([
+      'OnCallModified:REDIRECTED',
+      'OnCallModified',
+      'OnUserStateModified',
+    ])
+    expect(connections(state, callRef)).toEqual(['1001:ACTIVE', `${VOICEMAIL}:ACTIVE`])
+  })
+
+  it('blind transfer to it: the other party talks to the voice mail, the user leaves (TRANSFERRED)', () => {
+    const world = new FeatureWorld()
+    const callRef = world.call('alice', '1002', 'bob')
+    const { events, state } = world.run({
+      type: 'blindTransfer',
+      loginName: 'alice',
+      callRef,
+      transferTo: VOICEMAIL,
+    })
+    expect(namesOf(events, 'alice')).toEqual(['OnCallRemoved:TRANSFERRED', 'OnUserStateModified'])
+    expect(eventsOf(events, 'alice')[0]).toMatchObject({ newDestination: VOICEMAIL })
+    // bob's view does not change when the voice mail answers: his leg was ACTIVE already.
+    expect(namesOf(events, 'bob')).toEqual(['OnCallModified:TRANSFERRED'])
+    expect(eventsOf(events, 'bob')[0]).toMatchObject({
+      removedParticipantIds: ['1001'],
+      addedParticipants: [{ participantId: VOICEMAIL }],
+    })
+    expect(connections(state, callRef)).toEqual(['1002:ACTIVE', `${VOICEMAIL}:ACTIVE`])
+    expect(state.timers).toEqual([])
+  })
+
+  it('blind transfer of an outside party to it: the call is nobody’s concern any more and is removed', () => {
+    const world = new FeatureWorld()
+    const callRef = world.run({ type: 'incomingCall', from: OUTSIDE, to: '1001' }).callRef ?? ''
+    world.run({ type: 'answer', loginName: 'alice', callRef })
+    const { events, state } = world.run({
+      type: 'blindTransfer',
+      loginName: 'alice',
+      callRef,
+      transferTo: VOICEMAIL,
+    })
+    expect(namesOf(events, 'alice')).toEqual(['OnCallRemoved:TRANSFERRED', 'OnUserStateModified'])
+    expect(callOf(state, callRef)).toBeUndefined()
+  })
+})

@@ -239,12 +239,45 @@ describe('alternate', () => {
     expect(connections(back.state, held)).toEqual(['1001:HELD', '1002:ACTIVE'])
   })
 
-  it('is refused without an active call to alternate with, or on a call that is not held', () => {
+  it("given the active call (the Node SDK's reading): holds it, then retrieves the one held call", () => {
+    const world = new World()
+    const { held, consult } = consulted(world)
+    const result = world.run({ type: 'alternate', loginName: 'alice', callRef: consult })
+    expect(seen(result.events, 'alice')).toEqual([
+      { eventName: 'OnCallModified', callRef: consult, callState: 'HELD', legs: ['1001:HELD'] },
+      { eventName: 'OnCallModified', callRef: held, callState: 'ACTIVE', legs: ['1001:ACTIVE'] },
+    ])
+    expect(seen(result.events, 'bob')).toEqual([])
+    expect(seen(result.events, 'carol')).toEqual([])
+    expect(connections(result.state, held)).toEqual(['1001:ACTIVE', '1002:ACTIVE'])
+    expect(connections(result.state, consult)).toEqual(['1001:HELD', '1003:ACTIVE'])
+  })
+
+  it('given the active call with no held call, or with several: NOT_EXPECTED, nothing changes', () => {
+    const world = new World()
+    const first = world.call('alice', '1002', 'bob')
+    world.refuses({ type: 'alternate', loginName: 'alice', callRef: first }, 'NOT_EXPECTED')
+    expect(() => world.run({ type: 'alternate', loginName: 'alice', callRef: first })).toThrow(
+      `Call ${first} is active and device 1001 has no held call to alternate with`,
+    )
+    world.run({ type: 'hold', loginName: 'alice', callRef: first })
+    const second = world.call('carol', '1001', 'alice')
+    world.run({ type: 'hold', loginName: 'alice', callRef: second })
+    const third = world.call('dave', '1001', 'alice')
+    world.refuses({ type: 'alternate', loginName: 'alice', callRef: third }, 'NOT_EXPECTED')
+    expect(() => world.run({ type: 'alternate', loginName: 'alice', callRef: third })).toThrow(
+      `Call ${third} is active and device 1001 has 2 held calls: name the held one to alternate with`,
+    )
+  })
+
+  it('is refused without an active call to alternate with, or on a call neither held nor active', () => {
     const world = new World()
     const held = world.call('alice', '1002', 'bob')
     world.run({ type: 'hold', loginName: 'alice', callRef: held })
     world.refuses({ type: 'alternate', loginName: 'alice', callRef: held }, 'NOT_EXPECTED')
     world.refuses({ type: 'alternate', loginName: 'bob', callRef: held }, 'NOT_EXPECTED')
+    const ringing = world.call('carol', '1002')
+    world.refuses({ type: 'alternate', loginName: 'bob', callRef: ringing }, 'NOT_EXPECTED')
     world.refuses({ type: 'alternate', loginName: 'alice', callRef: 'ffff' }, 'NOT_FOUND')
     world.refuses({ type: 'alternate', loginName: 'carol', callRef: held }, 'NOT_FOUND')
   })

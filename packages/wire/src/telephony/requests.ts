@@ -11,12 +11,20 @@ const text = (description?: string) =>
 
 const digits = (description: string) => Type.String({ pattern: '^[0-9]+$', description })
 
+/** Associated data (at most 256 bytes; one of the two fields): docs/telephony-api.md, "Associated data". */
+const associatedData = (description: string) =>
+  Type.String({ description: `associated data as ${description}; at most 256 bytes in UTF-8` })
+const hexaBinaryAssociatedData = (restriction: string) =>
+  Type.String({
+    description: `associated data in hexadecimal (pairs of hex digits); anything else is taken as text, as the Java SDK sends it${restriction}; at most 256 bytes`,
+  })
+
 /** POST /telephony/basicCall. */
 export const BasicMakeCallRequest = Type.Object(
   {
     deviceId: text('a device of the user: the calling device'),
     callee: text(
-      'an extension, a login name, an outside number after the outside-line prefix, or a number in +E.164',
+      'an extension, a login name, the voice-mail number, an outside number after the outside-line prefix, or a number in +E.164',
     ),
     autoAnswer: Type.Optional(
       Type.Boolean({ description: 'true (default): the calling device does not ring first' }),
@@ -31,14 +39,12 @@ export const MakeCallRequest = Type.Object(
   {
     deviceId: Type.Optional(text("the calling device; the user's main device when absent")),
     callee: text(
-      'an extension, a login name, an outside number after the outside-line prefix, or a number in +E.164',
+      'an extension, a login name, the voice-mail number, an outside number after the outside-line prefix, or a number in +E.164',
     ),
     autoAnswer: Type.Optional(Type.Boolean()),
     inhibitProgressTone: Type.Optional(Type.Boolean()),
-    associatedData: Type.Optional(Type.String({ description: 'standard users only' })),
-    hexaBinaryAssociatedData: Type.Optional(
-      Type.String({ description: 'associated data in hexadecimal; standard users only' }),
-    ),
+    associatedData: Type.Optional(associatedData('text; standard users only')),
+    hexaBinaryAssociatedData: Type.Optional(hexaBinaryAssociatedData('; standard users only')),
     callingNumber: Type.Optional(Type.String()),
     pin: Type.Optional(digits('private call; standard users only')),
     secretCode: Type.Optional(digits('private call; standard users only')),
@@ -67,7 +73,12 @@ export const HeldCallRequest = Type.Object(
 export type HeldCallRequest = Static<typeof HeldCallRequest>
 
 export const BlindTransferRequest = Type.Object(
-  { transferTo: text(), anonymous: Type.Optional(Type.Boolean()) },
+  {
+    transferTo: text(
+      'a login name, an extension, the voice-mail number, an outside number or a number in +E.164',
+    ),
+    anonymous: Type.Optional(Type.Boolean()),
+  },
   { title: 'BlindTransferRequest', ...closed },
 )
 export type BlindTransferRequest = Static<typeof BlindTransferRequest>
@@ -75,7 +86,7 @@ export type BlindTransferRequest = Static<typeof BlindTransferRequest>
 export const RedirectRequest = Type.Object(
   {
     redirectTo: text(
-      'VOICEMAIL, DVA, a login name, an extension, an outside number or a number in +E.164',
+      'VOICEMAIL, DVA, the voice-mail number, a login name, an extension, an outside number or a number in +E.164',
     ),
     anonymous: Type.Optional(Type.Boolean()),
   },
@@ -95,8 +106,8 @@ export type SendDtmfRequest = Static<typeof SendDtmfRequest>
 export const AttachDataRequest = Type.Object(
   {
     deviceId: Type.Optional(text()),
-    associatedData: Type.Optional(Type.String()),
-    hexaBinaryAssociatedData: Type.Optional(Type.String()),
+    associatedData: Type.Optional(associatedData('text')),
+    hexaBinaryAssociatedData: Type.Optional(hexaBinaryAssociatedData('')),
   },
   { title: 'AttachDataRequest', ...closed },
 )

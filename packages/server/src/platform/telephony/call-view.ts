@@ -11,6 +11,7 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import { shownAssociatedData } from './associated-data.js'
 import { CallLookup } from './call-index.js'
 import { featureCapabilities } from './feature-capabilities.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
@@ -161,11 +162,6 @@ export function callView(
   }
   if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
   if (call.recordState) callData.recordState = call.recordState
-  if (call.associatedData !== undefined) {
-    callData.associatedData = call.associatedData
-    // The Java SDK's CallData field is spelled `associateData` (its getCorrelatorData reads it first,
-    // then hexaBinaryAssociatedData); the others read `associatedData`. Both, the same text.
-    callData.associateData = call.associatedData
-  }
+  Object.assign(callData, shownAssociatedData(call))
   return { callRef: call.callRef, callData, legs, participants }
 }

@@ -39,8 +39,8 @@ export class DirectoryTelephony implements TelephonyDirectory {
   }
 
   /**
-   * In this order: a device id (that device), a user's login name (its MAIN device, else its first one),
-   * a number starting with the numbering plan's outside-line prefix (the rest, an outside number), a number
+   * In this order: a device id (that device), a user's login name (its MAIN device, else its first one), the
+   * numbering plan's voice-mail number (the voice-mail service), a number starting with the numbering plan's outside-line prefix (the rest, an outside number), a number
    * in +E.164 (what the numbering plan's rule dials for it: one of the company's public numbers is its
    * extension, any other goes through the outside line; docs/numbering.md).
    */
@@ -58,7 +58,9 @@ export class DirectoryTelephony implements TelephonyDirectory {
         ? undefined
         : { number: device, deviceId: device, loginName: user.loginName }
     }
-    const prefix = this.directory.settings.numberingPlan.externalPrefix
+    const { externalPrefix: prefix, voicemailNumber } = this.directory.settings.numberingPlan
+    // The engine takes it to the voice mail of the user who dials it (feature-support.ts requireDestination).
+    if (dialed === voicemailNumber) return { number: dialed, service: 'VOICEMAIL' }
     if (prefix !== '' && dialed.startsWith(prefix) && dialed.length > prefix.length)
       return { number: dialed.slice(prefix.length) }
     return undefined

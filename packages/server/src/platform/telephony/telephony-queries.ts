@@ -60,6 +60,17 @@ export class TelephonyQueries {
       .some((call) => call.callRef === callRef)
   }
 
+  /**
+   * The login names of the directory users with a connection in the call, each once, in the call's order;
+   * undefined when there is no such call.
+   */
+  usersInCall(callRef: string): string[] | undefined {
+    const call = callOf(this.state, callRef)
+    if (call === undefined) return undefined
+    const users = call.connections.flatMap((connection) => connection.endpoint.loginName ?? [])
+    return [...new Set(users)]
+  }
+
   /** The user's legs in a call (GET /calls/{callRef}/deviceLegs). */
   legs(loginName: string, callRef: string): Leg[] {
     return this.call(loginName, callRef).legs ?? []

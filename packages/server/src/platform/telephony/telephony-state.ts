@@ -5,6 +5,7 @@
  */
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 import { Map as ImmutableMap } from 'immutable'
+import type { AssociatedData } from './associated-data.js'
 import { buildIndex, compareCallRefs } from './call-index.js'
 
 /** A party of a call: a device of a directory user, or an outside number. */
@@ -34,7 +35,10 @@ export interface CallRecord {
   initialCalled: Endpoint
   lastRedirecting?: Endpoint
   recordState?: 'RECORDING' | 'PAUSED'
+  /** The associated data when its bytes are UTF-8 text (associated-data.ts); at most one of the two. */
   associatedData?: string
+  /** The associated data's bytes in lower-case hexadecimal, when they are not UTF-8 text. */
+  hexaBinaryAssociatedData?: string
   /** A make call without autoAnswer: whom to call once the calling device answers. */
   pendingCallee?: Endpoint
   /** Set while the call is parked (operations/park.ts): who parked it, from which device, on which device. */
@@ -116,8 +120,12 @@ export type EngineCommand =
       deviceId: string
       callee: string
       autoAnswer: boolean
-      /** Shown in the call's CallData from its creation (POST /telephony/calls, standard users). */
+      /**
+       * Shown in the call's CallData from its creation (POST /telephony/calls, standard users): at most one
+       * of the two, as associated-data.ts stores them.
+       */
       associatedData?: string
+      hexaBinaryAssociatedData?: string
     }
   | { type: 'answer'; loginName: string; callRef: string; deviceId?: string }
   | { type: 'release'; loginName: string; callRef: string }
@@ -168,13 +176,12 @@ export type EngineCommand =
       action: 'start' | 'stop' | 'pause' | 'resume'
     }
   | { type: 'sendDtmf'; loginName: string; callRef: string; deviceId?: string; digits: string }
-  | {
+  | ({
       type: 'attachData'
       loginName: string
       callRef: string
       deviceId?: string
-      associatedData: string
-    }
+    } & AssociatedData)
   | { type: 'moveLeg'; loginName: string; callRef: string; legId: string; deviceId: string }
   | { type: 'mute'; loginName: string; deviceId: string; mute: boolean }
   // Outside parties, incoming calls and simulated devices (operations/simulation.ts). With `callRef` (the

@@ -1,7 +1,7 @@
 /**
  * Issue 5, items 1 and 2: the refusals of every call-control row, table-driven over ENDPOINTS — no session,
  * a missing license, the wrong user type, another user's call or device, an unknown call or device, a
- * bad body, an administrator without loginName — each asserted as status and RestErrorInfo, and none of
+ * bad body, an administrator without loginName (acting for a named device's owner, else 400) — each asserted as status and RestErrorInfo, and none of
  * them changing the engine's state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -88,14 +88,30 @@ describe.each(rows())('%s', (_name, row) => {
           })
     expectRestError(response, 403, 'NOT_ALLOWED', /license/)
   })
+})
 
-  it('for an administrator without loginName: 400 BAD_PARAMETER', async () => {
+describe.each(rows((row) => !namesDevice(row)))('%s', (_name, row) => {
+  // Updated for issue 11, item 2: a request naming a device now acts for its owner (below); these rows
+  // name none, and the call they name (alice's, to bob) has two users.
+  it('for an administrator without loginName, nothing identifying the user: 400 BAD_PARAMETER', async () => {
     const { url, body } = fill(row, ownerOf(row))
     expectRestError(
       await test.send('admin', row.method, url, body),
       400,
       'BAD_PARAMETER',
-      /loginName/,
+      /loginName: is required for an administrator session: .*(names no device|2 users)/,
+    )
+  })
+})
+
+describe.each(rows(namesDevice))('%s', (_name, row) => {
+  it("for an administrator without loginName: acts for the device's owner (mona: 403 license)", async () => {
+    const { url, body } = fill(row, { ...ownerOf(row), deviceId: '1020' })
+    expectRestError(
+      await test.send('admin', row.method, url, body),
+      403,
+      'NOT_ALLOWED',
+      /user 'mona' does not have/,
     )
   })
 })

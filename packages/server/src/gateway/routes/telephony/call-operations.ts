@@ -136,7 +136,9 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'alternate',
-    summary: 'Hold the active call and retrieve this held one',
+    summary: 'Hold the active call and retrieve the held one; callRef may name either',
+    description:
+      'The specification has callRef name the held call; the Node SDK documents the active one. Both are accepted: given the active call, the one held call on its device is retrieved (none or several: 403 NOT_EXPECTED).',
     rule: advanced,
     body: DeviceRequest,
     command: (actor, callRef, body) => ({
@@ -283,7 +285,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         type: 'attachData',
         loginName: actor.loginName,
         callRef,
-        associatedData,
+        ...associatedData,
         ...device(actor, body.deviceId),
       }
     },

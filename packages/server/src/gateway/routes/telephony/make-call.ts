@@ -8,6 +8,13 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { BasicMakeCallRequest, MakeCallRequest } from '@openness/wire'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { PlatformError } from '../../../platform/platform-error.js'
+import {
+  type AssociatedData,
+  bytesOfHex,
+  isHex,
+  MAX_ASSOCIATED_DATA_BYTES,
+  storedAssociatedData,
+} from '../../../platform/telephony/associated-data.js'
 import type { EngineCommand } from '../../../platform/telephony/telephony-state.js'
 import { errorResponses } from '../../error-responses.js'
 import {
@@ -54,24 +61,32 @@ function callingDevice(actor: TelephonyActor, deviceId: string | undefined): str
   return main.id
 }
 
-/** The associated data of a make call: the text, or the hexadecimal form decoded (Latin-1, byte per char). */
+/**
+ * The associated data of a make call or an attachdata (issue 11, item 7; docs/telephony-api.md, "Associated
+ * data"): `associatedData` is text; `hexaBinaryAssociatedData` is read as hexadecimal when it is pairs of hex
+ * digits, and as text otherwise, because Java sends text there (`CorrelatorData.asString()` on make call, and
+ * the plain string of its deprecated overload). Text stands for its UTF-8 bytes. Both fields, or more than
+ * MAX_ASSOCIATED_DATA_BYTES bytes: 400 BAD_PARAMETER.
+ */
 export function associatedDataOf(body: {
   associatedData?: string
   hexaBinaryAssociatedData?: string
-}): string | undefined {
+}): AssociatedData | undefined {
   const { associatedData, hexaBinaryAssociatedData: hex } = body
-  if (hex === undefined) return associatedData
-  if (associatedData !== undefined)
+  if (hex !== undefined && associatedData !== undefined)
     throw new PlatformError(
       'BAD_PARAMETER',
       'body: give associatedData or hexaBinaryAssociatedData, not both',
     )
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex))
+  const given = hex ?? associatedData
+  if (given === undefined) return undefined
+  const bytes = hex !== undefined && isHex(hex) ? bytesOfHex(hex) : new TextEncoder().encode(given)
+  if (bytes.length > MAX_ASSOCIATED_DATA_BYTES)
     throw new PlatformError(
       'BAD_PARAMETER',
-      'body/hexaBinaryAssociatedData: must be pairs of hexadecimal digits',
+      `body/${hex === undefined ? 'associatedData' : 'hexaBinaryAssociatedData'}: at most ${MAX_ASSOCIATED_DATA_BYTES} bytes of associated data; ${bytes.length} given`,
     )
-  return Buffer.from(hex, 'hex').toString('latin1')
+  return storedAssociatedData(bytes)
 }
 
 export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -130,7 +145,7 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
         deviceId: callingDevice(actor, body.deviceId),
         callee: body.callee,
         autoAnswer: body.autoAnswer ?? true,
-        ...(associatedData !== undefined && { associatedData }),
+        ...associatedData,
       })
     },
   )

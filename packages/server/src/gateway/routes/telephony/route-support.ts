@@ -11,7 +11,10 @@ export const tags = ['telephony']
 /** Operations marked L (and, for SDK compatibility, every other: telephony-access.ts). */
 export const LoginQuery = Type.Object({
   loginName: Type.Optional(
-    Type.String({ description: 'required for an administrator session, ignored otherwise' }),
+    Type.String({
+      description:
+        'the user an administrator session acts for; without it, the owner of the device the request names, else the only user in the call it names (400 when neither identifies one); ignored for a user session',
+    }),
   ),
 })
 

@@ -9,7 +9,7 @@ import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { holdForConsultation } from './consultation.js'
-import { requireOwnDevice } from './feature-support.js'
+import { requireDestination, requireOwnDevice } from './feature-support.js'
 import {
   activeElsewhere,
   clearCall,
@@ -17,9 +17,14 @@ import {
   requireCall,
   requireConnection,
   requireParty,
-  requireReachable,
 } from './guards.js'
-import { answerRinging, cancelPartyTimers, cancelRinging, ring } from './ringing.js'
+import {
+  answerRinging,
+  cancelPartyTimers,
+  cancelRinging,
+  ring,
+  ringOrReachVoicemail,
+} from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -48,7 +53,7 @@ export function leave(
 
 const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
   const caller = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
-  const callee = requireReachable(context.directory, command.callee, 'callee')
+  const callee = requireDestination(context, command.loginName, command.callee, 'callee')
   if (callee.deviceId === command.deviceId)
     throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
   // A consultation call when the device has an active call: that call is held first (consultation.ts).
@@ -60,12 +65,15 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
     connections: [],
     initialCalled: callee,
     ...(command.associatedData !== undefined && { associatedData: command.associatedData }),
+    ...(command.hexaBinaryAssociatedData !== undefined && {
+      hexaBinaryAssociatedData: command.hexaBinaryAssociatedData,
+    }),
     createdAt: transaction.now,
   }
   transaction.addCall(call)
   if (command.autoAnswer || consultation) {
     call.connections.push(newConnection(caller, 'RINGING_OUTGOING'))
-    ring(transaction, call, callee, context)
+    ringOrReachVoicemail(transaction, call, callee, context)
   } else {
     // CSTA make call without auto answer: the calling device rings first (no ringing timeout); answering
     // it calls the callee.
@@ -94,7 +102,7 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
     const callee = call.pendingCallee
     delete call.pendingCallee
     cancelRinging(transaction, call.callRef, connection.endpoint.number)
-    ring(transaction, call, callee, context)
+    ringOrReachVoicemail(transaction, call, callee, context)
     return undefined
   }
   answerRinging(transaction, call, connection)

@@ -4,7 +4,7 @@ import type { EngineContext } from '../call-engine.js'
 import type { CallFeatures } from '../telephony-directory.js'
 import type { CallRecord, DeviceRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
-import { hasUser } from './guards.js'
+import { hasUser, requireReachable } from './guards.js'
 
 /** NOT_ALLOWED unless the directory offers the feature to the user. */
 export function requireFeature(
@@ -22,6 +22,24 @@ export function requireVoicemail(context: EngineContext, loginName: string): End
   if (number === undefined)
     throw new PlatformError('NOT_ALLOWED', `'${loginName}' has no voice mail`)
   return { number, service: 'VOICEMAIL' }
+}
+
+/**
+ * What a number dialed by `loginName` reaches (make call, redirect, blind transfer), the voice mail included
+ * (issue 11, item 4): the user's own voice-mail number, or any number the directory resolves to the voice-mail
+ * service (the numbering plan's, or a +E.164 form the plan dials as it), reaches the user's own voice mail,
+ * as `VOICEMAIL` does on redirect (NOT_ALLOWED when the user has none). Anything else as `requireReachable`.
+ */
+export function requireDestination(
+  context: EngineContext,
+  loginName: string,
+  dialed: string,
+  field: string,
+): Endpoint {
+  const own = context.directory.featuresOf?.(loginName)?.voicemail
+  if (own !== undefined && dialed === own) return { number: own, service: 'VOICEMAIL' }
+  const endpoint = requireReachable(context.directory, dialed, field)
+  return endpoint.service === 'VOICEMAIL' ? requireVoicemail(context, loginName) : endpoint
 }
 
 /** NOT_FOUND when the directory does not know the device, NOT_ALLOWED when it is another user's. */

@@ -83,7 +83,10 @@ const attachData: Operation<Command<'attachData'>> = (transaction, command) => {
   )
   if (!madeBy(call, command.loginName))
     throw new PlatformError('NOT_EXPECTED', 'Data can only be attached to a call the user made')
-  call.associatedData = command.associatedData
+  delete call.associatedData
+  delete call.hexaBinaryAssociatedData
+  if ('associatedData' in command) call.associatedData = command.associatedData
+  else call.hexaBinaryAssociatedData = command.hexaBinaryAssociatedData
   return undefined
 }
 

@@ -5,12 +5,13 @@
  */
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext, Operation } from '../call-engine.js'
-import { moveConnection, newConnection } from '../media-state-machine.js'
+import { newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import {
   addNewDestination,
   forgetIfNoUser,
+  requireDestination,
   requireOwnDevice,
   requireVoicemail,
 } from './feature-support.js'
@@ -20,19 +21,10 @@ import {
   requireConnection,
   requireNotActiveElsewhere,
   requireNotAmong,
-  requireReachable,
 } from './guards.js'
-import { ring, stopRinging } from './ringing.js'
+import { ring, stopRinging, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
-
-/** The voice mail answers at once: the callers' ringing sides become ACTIVE. */
-function voicemailAnswers(transaction: Transaction, call: CallRecord): void {
-  for (const connection of call.connections)
-    if (connection.endpoint.service === 'VOICEMAIL') moveConnection(call, connection, 'ACTIVE')
-  connectCallers(transaction.lookup(), call)
-  transaction.commit()
-}
 
 /**
  * Takes the ringing connection out and sends the call to `destination` (ringing, or answered at once by a
@@ -66,20 +58,20 @@ const redirect: Operation<Command<'redirect'>> = (transaction, command, context)
       'NOT_EXPECTED',
       'The call rings on the calling device: answer or drop it',
     )
-  let destination: Endpoint
-  if (command.redirectTo === 'VOICEMAIL' || command.redirectTo === 'DVA')
-    destination = requireVoicemail(context, command.loginName)
-  else {
-    const resolved = requireReachable(context.directory, command.redirectTo, 'redirectTo')
+  // VOICEMAIL, DVA and the voice-mail number all reach the redirecting user's voice mail.
+  const destination: Endpoint =
+    command.redirectTo === 'VOICEMAIL' || command.redirectTo === 'DVA'
+      ? requireVoicemail(context, command.loginName)
+      : requireDestination(context, command.loginName, command.redirectTo, 'redirectTo')
+  if (destination.service === undefined) {
     // The ringing user may send the call to another of their own devices, not to the one ringing.
-    if (resolved.number === ringing.endpoint.number)
+    if (destination.number === ringing.endpoint.number)
       throw new PlatformError('BAD_PARAMETER', `redirectTo: '${command.redirectTo}' is in the call`)
     requireNotAmong(
       call.connections.filter((connection) => connection !== ringing),
-      resolved,
+      destination,
       'redirectTo',
     )
-    destination = resolved
   }
   divert(transaction, call, ringing, destination, 'REDIRECTED', context)
   return undefined

@@ -12,17 +12,16 @@ import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { connectionsOnDevice } from './consultation.js'
-import { addNewDestination } from './feature-support.js'
+import { addNewDestination, forgetIfNoUser, requireDestination } from './feature-support.js'
 import {
   hasUser,
   peekCall,
   requireCall,
   requireConnection,
   requireNotAmong,
-  requireReachable,
   touchConnection,
 } from './guards.js'
-import { ring } from './ringing.js'
+import { isOutside, ring, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -147,27 +146,56 @@ export function joinCalls(
   }
 }
 
+/**
+ * Alternate takes either call of the pair (issue 11, item 5): the specification's `callRef` is the held
+ * call; the Node SDK documents the active one. Given the held call, the device's active call is the other;
+ * given the active call, the device's one held call is (none or several: NOT_EXPECTED, nothing changes).
+ * Either way the active call goes on hold first, then the held one is retrieved (events in that order).
+ */
 const alternate: Operation<Command<'alternate'>> = (transaction, command) => {
-  const held = peekCall(transaction, command.callRef)
-  const heldConnection = requireConnection(held, command.loginName, ['HELD'], command.deviceId)
-  const active = connectionsOnDevice(
+  const given = peekCall(transaction, command.callRef)
+  const connection = requireConnection(
+    given,
+    command.loginName,
+    ['HELD', 'ACTIVE'],
+    command.deviceId,
+  )
+  const { deviceId } = connection.endpoint
+  const givenIsHeld = connection.state === 'HELD'
+  const others = connectionsOnDevice(
     transaction.lookup(),
     command.loginName,
-    heldConnection.endpoint.deviceId,
-    'ACTIVE',
-    held.callRef,
-  )[0]
-  if (active === undefined)
+    deviceId,
+    givenIsHeld ? 'ACTIVE' : 'HELD',
+    given.callRef,
+  )
+  const [other] = others
+  if (other === undefined || others.length > 1)
     throw new PlatformError(
       'NOT_EXPECTED',
-      `No active call on device ${heldConnection.endpoint.deviceId} to alternate with: retrieve the call`,
+      alternateRefusal(given.callRef, givenIsHeld, deviceId, others.length),
     )
-  // The active call goes on hold first, then the held one is retrieved (events in that order).
+  const mine = { call: given, connection }
+  const [active, held] = givenIsHeld ? [other, mine] : [mine, other]
   const holding = touchConnection(transaction, active.call, active.connection)
-  const retrieving = touchConnection(transaction, held, heldConnection)
+  const retrieving = touchConnection(transaction, held.call, held.connection)
   moveConnection(holding.call, holding.connection, 'HELD')
   moveConnection(retrieving.call, retrieving.connection, 'ACTIVE')
   return undefined
+}
+
+/** Why alternate cannot pair the given call with another on its device. */
+function alternateRefusal(
+  callRef: string,
+  givenIsHeld: boolean,
+  deviceId: string | undefined,
+  found: number,
+): string {
+  if (givenIsHeld)
+    return `No active call on device ${deviceId} to alternate with: retrieve the call`
+  return found === 0
+    ? `Call ${callRef} is active and device ${deviceId} has no held call to alternate with`
+    : `Call ${callRef} is active and device ${deviceId} has ${found} held calls: name the held one to alternate with`
 }
 
 const transfer: Operation<Command<'transfer'>> = (transaction, command, context) => {
@@ -191,24 +219,28 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   if (call.parked) throw new PlatformError('NOT_EXPECTED', 'A parked call cannot be transferred')
   const others = call.connections.filter((c) => !isUsers(c, command.loginName))
   if (others.length === 0) throw new PlatformError('NOT_EXPECTED', 'No other party to transfer')
-  const target = requireReachable(context.directory, command.transferTo, 'transferTo')
+  // The voice-mail number reaches the transferring user's voice mail (as redirect's does).
+  const target = requireDestination(context, command.loginName, command.transferTo, 'transferTo')
   if (target.loginName === command.loginName)
     throw new PlatformError(
       'BAD_PARAMETER',
       'transferTo: one of your own devices (move the call with deviceLegs instead)',
     )
   requireNotAmong(call.connections, target, 'transferTo')
-  if (target.loginName === undefined && !hasUser(others))
+  if (isOutside(target) && !hasUser(others))
     throw new PlatformError('NOT_ALLOWED', 'Transferring an outside party outside is not allowed')
   const copy = requireCall(transaction, call.callRef)
   copy.connections = copy.connections.filter((c) => !isUsers(c, command.loginName))
   copy.lastRedirecting = { ...own.endpoint }
-  ring(transaction, copy, target, context)
+  const voicemail = target.service === 'VOICEMAIL'
+  ring(transaction, copy, target, context, { ringingTimeout: !voicemail })
   const start = transaction.events.length
   transaction.commit('TRANSFERRED')
   // The transferring user's OnCallRemoved (the only one: everybody else stays in the call) tells where the
   // call went (wire facts 6: newDestination).
   addNewDestination(transaction, start, call.callRef, target.number)
+  // An outside party sent to the voice mail is nobody's concern on the platform any more (as on redirect).
+  if (voicemail && !forgetIfNoUser(transaction, copy)) voicemailAnswers(transaction, copy)
   return undefined
 }
 
