@@ -57,7 +57,16 @@ export const SALUTATIONS = ['MR', 'MRS', 'MISS'] as const
 export const Salutation = enumeration(SALUTATIONS, { title: 'Salutation' })
 
 export const Voicemail = Type.Object(
-  { number: Type.String(), type: VoicemailType },
+  {
+    number: Type.String(),
+    type: VoicemailType,
+    id: Type.Optional(
+      Type.String({
+        description:
+          "the id of the user's mailbox: the login name (the vendor's Python sample reads it; docs/wire-compat.md)",
+      }),
+    ),
+  },
   { title: 'Voicemail' },
 )
 

@@ -58,7 +58,7 @@ const ALICE_PUBLIC = {
   companyEmail: 'alice.martin@example.com',
   loginName: 'alice',
   instantMessagingId: 'alice.martin@im.example.com',
-  voicemail: { number: '8000', type: 'VM_4635' },
+  voicemail: { number: '8000', type: 'VM_4635', id: 'alice' },
   nodeId: '1',
   // companyEmail again, under the name the Node SDK reads (wire facts 7).
   eMailAddress: 'alice.martin@example.com',
@@ -401,7 +401,7 @@ for (const prefix of ['/users', '/logins']) {
         loginName: 'henri',
         salutation: 'MR',
         sipUri: 'sip:1008@example.com',
-        voicemail: { number: '8000', type: 'VM_UM' },
+        voicemail: { number: '8000', type: 'VM_UM', id: 'henri' },
         nodeId: '1',
       })
     })
@@ -435,7 +435,7 @@ for (const prefix of ['/users', '/logins']) {
         loginName: 'henri',
         instantMessagingId: 'henri.fournier@im.example.com',
         sipUri: 'sip:1008@example.com',
-        voicemail: { number: '8000', type: 'VM_UM' },
+        voicemail: { number: '8000', type: 'VM_UM', id: 'henri' },
       })
     })
 

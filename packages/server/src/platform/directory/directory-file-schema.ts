@@ -64,7 +64,11 @@ const LanguageList = Type.Array(Type.String({ pattern: LANGUAGE_PATTERN }), {
   minItems: 1,
   uniqueItems: true,
 })
-const FileVoicemail = Type.Object(Voicemail.properties, closed)
+/** A voice mail in the file: its `id` is the user's login name, given by the service, not the file. */
+const FileVoicemail = Type.Object(
+  { number: Voicemail.properties.number, type: Voicemail.properties.type },
+  closed,
+)
 const FileCustomAttributes = Type.Object(CustomAttributes.properties, closed)
 const Assistants = Type.Array(Type.String(), {
   uniqueItems: true,

@@ -162,6 +162,9 @@ export class Directory {
     // The Node SDK reads the e-mail address as `eMailAddress` (wire facts 7): the same value.
     if (account.record.companyEmail !== undefined)
       view['eMailAddress'] = account.record.companyEmail
+    // The vendor's Python sample reads `voicemail.id` unguarded: the mailbox's id, the login name.
+    const { voicemail } = account.record
+    if (voicemail !== undefined) view['voicemail'] = { ...voicemail, id: account.loginName }
     if (full) view['dialingRule'] = account.record.dialingRule ?? this.planDialingRule()
     return view as User
   }
