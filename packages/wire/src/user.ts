@@ -82,6 +82,7 @@ export const Device = Type.Object(
   },
   { title: 'Device' },
 )
+export type Voicemail = Static<typeof Voicemail>
 export type Device = Static<typeof Device>
 
 export const ExceptionRule = Type.Object(

@@ -11,6 +11,7 @@ import type {
   UserPreferences,
   UserRight,
   UserType,
+  Voicemail,
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { VerifiedPasswords } from '../auth/verified-passwords.js'
@@ -46,6 +47,8 @@ export class Directory {
   private readonly byInstantMessagingId = new Map<string, UserAccount>()
   private readonly byCompanyPhone = new Map<string, UserAccount>()
   private readonly byDeviceId = new Map<string, UserAccount>()
+  /** Each record's Voicemail as the API shows it (shownVoicemail). */
+  private readonly shownVoicemails = new WeakMap<Voicemail, Voicemail>()
   private readonly provisioning: DirectoryProvisioning
   private readonly accountChanges: AccountChanges
   /** The tail of the queue of changes: each change runs alone, on the state the previous one left. */
@@ -164,9 +167,23 @@ export class Directory {
       view['eMailAddress'] = account.record.companyEmail
     // The vendor's Python sample reads `voicemail.id` unguarded: the mailbox's id, the login name.
     const { voicemail } = account.record
-    if (voicemail !== undefined) view['voicemail'] = { ...voicemail, id: account.loginName }
+    if (voicemail !== undefined)
+      view['voicemail'] = this.shownVoicemail(voicemail, account.loginName)
     if (full) view['dialingRule'] = account.record.dialingRule ?? this.planDialingRule()
     return view as User
+  }
+
+  /**
+   * The user's Voicemail with its `id`, made once per record's Voicemail (records are replaced, never
+   * changed in place) rather than on every read of the hot path.
+   */
+  private shownVoicemail(voicemail: Voicemail, loginName: string): Voicemail {
+    let shown = this.shownVoicemails.get(voicemail)
+    if (shown === undefined) {
+      shown = { number: voicemail.number, type: voicemail.type, id: loginName }
+      this.shownVoicemails.set(voicemail, shown)
+    }
+    return shown
   }
 
   /** The user's preferences, with the telephony preferences in force. */
