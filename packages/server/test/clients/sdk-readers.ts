@@ -3,22 +3,12 @@
  * reader fails where an SDK would read a null it needs, dereference a missing object, or misparse a type.
  * Fields an SDK tolerates missing are only checked for their type when present.
  */
+// The SDKs' MediaState, OperationalState and UserState are the specification's sets (census 3.6).
+import { MEDIA_STATES, OPERATIONAL_STATES, USER_STATES } from '@openness/wire'
 import { expect } from 'vitest'
 import type { ClientProfile } from './sdk-client.js'
 
 type Json = Record<string, unknown>
-
-const MEDIA_STATES = [
-  'UNKNOWN',
-  'OFF_HOOK',
-  'IDLE',
-  'RELEASING',
-  'DIALING',
-  'HELD',
-  'RINGING_INCOMING',
-  'RINGING_OUTGOING',
-  'ACTIVE',
-]
 
 /** An object, or fail. */
 export function object(value: unknown, what: string): Json {
@@ -131,7 +121,7 @@ export function readOnCallRemoved(value: unknown): Json {
 export function readDeviceState(value: unknown): Json {
   const state = object(value, 'DeviceState')
   expect(state['deviceId']).toBeTypeOf('string')
-  expect(['IN_SERVICE', 'OUT_OF_SERVICE', 'UNKNOWN']).toContain(state['state'])
+  expect(OPERATIONAL_STATES).toContain(state['state'])
   return state
 }
 
@@ -142,7 +132,7 @@ export function readDeviceState(value: unknown): Json {
 export function readTelephonicState(value: unknown): Json {
   const state = object(value, 'TelephonicState')
   for (const call of (state['calls'] ?? []) as unknown[]) readCall(call)
-  expect(['FREE', 'BUSY', 'UNKNOWN']).toContain(state['userState'])
+  expect(USER_STATES).toContain(state['userState'])
   for (const device of list(state['deviceStates'], 'deviceStates')) readDeviceState(device)
   return state
 }
