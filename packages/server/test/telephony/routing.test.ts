@@ -288,6 +288,28 @@ describe('routing: a call to a user, by routing setting', () => {
     ])
   })
 
+  it('a forward to the caller is not followed: the forward target calling the user reaches the user', () => {
+    const world = worldWith({
+      bob: { forward: { condition: 'IMMEDIATE', target: toNumber('1001') } },
+    })
+    const { callRef, events } = aliceCallsBob(world)
+    expect(namesOf(events, 'bob')).toEqual(['OnCallCreated'])
+    expect(connections(world.state, callRef)).toEqual([
+      '1001:RINGING_OUTGOING',
+      '1002:RINGING_INCOMING',
+    ])
+    // Nor on no answer: the call then ends unanswered.
+    const forwardOnNoAnswer = worldWith({
+      bob: { forward: { condition: 'NO_ANSWER', target: toNumber('1011') } },
+    })
+    const other = aliceCallsBob(forwardOnNoAnswer)
+    expect(namesOf(forwardOnNoAnswer.advance(RINGING_MS), 'alice')).toEqual([
+      'OnCallModified:NOT_ANSWERED',
+      'OnCallRemoved:NOT_ANSWERED',
+    ])
+    expect(callOf(forwardOnNoAnswer.state, other.callRef)).toBeUndefined()
+  })
+
   it(`forwards on no answer stop after ${MAX_DIVERSIONS} diversions: the call is then not answered`, () => {
     const world = worldWith({
       bob: { forward: { condition: 'NO_ANSWER', target: toNumber('1003') } },

@@ -114,6 +114,21 @@ function onArrival(transaction: Transaction, context: EngineContext, endpoint: E
   return onCondition(transaction, context, endpoint, loginName, profile, 'BUSY')
 }
 
+/**
+ * True when `destination` is already a party of the call, or a user who is: a forward to the caller (the
+ * forward's own target calling the user who forwards) is not followed, the call reaches the user it was
+ * placed to, as on a real platform.
+ */
+function inCall(call: CallRecord, destination: Endpoint, except?: Connection): boolean {
+  return call.connections.some(
+    (connection) =>
+      connection !== except &&
+      (connection.endpoint.number === destination.number ||
+        (destination.loginName !== undefined &&
+          connection.endpoint.loginName === destination.loginName)),
+  )
+}
+
 /** True while the call may take one more diversion. */
 function canDivert(call: CallRecord): boolean {
   return (call.diversions ?? 0) < MAX_DIVERSIONS
@@ -123,8 +138,8 @@ function canDivert(call: CallRecord): boolean {
  * Makes the call reach `endpoint` as its routing says (where the engine used to ring the called party): it
  * rings `endpoint`, or whatever the chain of forwards leads to, with `lastRedirecting` the last user who
  * diverted it and the diversion's cause on the step's events; a voice mail answers at once. A chain stops at
- * MAX_DIVERSIONS, and where it would come back to a number it went through (a loop is cut: the call rings
- * there). Refused (DND, no voice mail): the call is placed, then released with DO_NOT_DISTURB. `diverted`
+ * MAX_DIVERSIONS, where it would come back to a number it went through (a loop is cut: the call rings
+ * there), and where it would reach a party of the call (`inCall`). Refused (DND, no voice mail): the call is placed, then released with DO_NOT_DISTURB. `diverted`
  * is the diversion that led here (no answer). Returns the number the call reached; undefined when refused.
  */
 export function reachParty(
@@ -145,7 +160,7 @@ export function reachParty(
       refuse(transaction, call)
       return undefined
     }
-    if (visited.has(next.destination.number)) break
+    if (visited.has(next.destination.number) || inCall(call, next.destination)) break
     visited.add(next.destination.number)
     call.diversions = (call.diversions ?? 0) + 1
     redirecting = target
@@ -186,8 +201,7 @@ export function divertOnNoAnswer(
   if (profile === undefined) return false
   const next = onCondition(transaction, context, ringing.endpoint, loginName, profile, 'NO_ANSWER')
   if (next === undefined) return false
-  if (call.connections.some((other) => other.endpoint.number === next.destination.number))
-    return false
+  if (inCall(call, next.destination, ringing)) return false
   stopRinging(transaction, call, ringing)
   call.diversions = (call.diversions ?? 0) + 1
   const from = transaction.events.length
