@@ -165,6 +165,19 @@ export const ROUTING_FLOWS: readonly Flow[] = [
         loginName: 'bob',
         routingState: { dndState: { activate: false } },
       })
+      // A refused change: 400 (which the SDKs only see as a failure), and OnRoutingManagementFailed. The real
+      // C# SDK, which sends no User-Agent, never gets that event on a package selector (an unknown name ends
+      // its reader: client-dialect.ts); this harness's fetch sends one, so it is only checked for the others.
+      const refused = await bob.request('POST', 'routing', '/forwardroute', {
+        body: { forwardRoute: { destinations: [{ type: 'NUMBER', number: '4711' }] } },
+      })
+      expect(refused.status).toBe(400)
+      if (profile.tag !== 'C#')
+        expect(await channel.next()).toMatchObject({
+          eventName: 'OnRoutingManagementFailed',
+          loginName: 'bob',
+          routing: { errorType: 'UNKNOWN_PHONE_NUMBER', errorCause: 'INVALID_FORWARD_ROUTE' },
+        })
       await bob.request('POST', 'routing', '/forwardroute', {
         body: { forwardRoute: { destinations: [{ type: 'NUMBER', number: '1003' }] } },
       })
