@@ -22,6 +22,7 @@ import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
 import { notificationRoutes } from './gateway/routes/notifications.js'
 import { rootRoutes } from './gateway/routes/root.js'
+import { routingRoutes } from './gateway/routes/routing.js'
 import { sessionRoutes } from './gateway/routes/sessions.js'
 import { subscriptionRoutes } from './gateway/routes/subscriptions.js'
 import { telephonyRoutes } from './gateway/routes/telephony/index.js'
@@ -78,6 +79,7 @@ export async function buildApp(
       await v1.register(subscriptionRoutes)
       await v1.register(notificationRoutes)
       await v1.register(telephonyRoutes, { prefix: '/telephony' })
+      await v1.register(routingRoutes, { prefix: '/routing' })
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

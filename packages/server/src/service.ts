@@ -27,6 +27,7 @@ import { planImport } from './platform/directory/directory-import.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
 import type { Clock, ClockOffsetStore } from './platform/ports.js'
 import { Readiness } from './platform/readiness.js'
+import { RoutingService } from './platform/routing/routing-service.js'
 import {
   defaultGraceSeconds,
   SessionManager,
@@ -43,11 +44,13 @@ import {
   callTables,
   type DatabaseTarget,
   openDatabase,
+  routingTables,
   serviceTables,
 } from './storage/sql/database.js'
 import { SqlCallStore } from './storage/sql/sql-call-store.js'
 import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
+import { SqlRoutingStore } from './storage/sql/sql-routing-store.js'
 
 /** The product this server describes itself as at the root. */
 export const PRODUCT = {
@@ -170,7 +173,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     sessions.start()
     const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
     const telephonyDirectory = new DirectoryTelephony(directory)
+    const routing = await RoutingService.start({
+      store: new SqlRoutingStore(routingTables(db)),
+      events,
+      resolve: (dialed) => telephonyDirectory.resolve(dialed),
+    })
     const telephony = await TelephonyService.start({
+      routing: routing.lookup,
       store: callStore,
       directory: telephonyDirectory,
       clock,
@@ -190,6 +199,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       subscriptions,
       outlets,
       telephony,
+      routing,
       clock,
       readiness: new Readiness(clock),
       urls,

@@ -3,6 +3,7 @@
  * response carries.
  */
 import { type Static, Type } from 'typebox'
+import { RoutingErrorInfo } from './routing.js'
 
 /** HTTP statuses the service answers with, by the name RestErrorInfo.httpStatus carries. */
 export const HTTP_STATUS_NAMES = {
@@ -50,6 +51,7 @@ export const RestErrorInfo = Type.Object(
     type: Type.Optional(Type.String({ description: 'error type, e.g. INVALID_SESSION' })),
     innerMessage: Type.Optional(Type.String({ description: 'diagnostic text for administrators' })),
     canRetry: Type.Optional(Type.Boolean()),
+    routing: Type.Optional(RoutingErrorInfo),
   },
   { title: 'RestErrorInfo' },
 )
@@ -59,7 +61,7 @@ export type RestErrorInfo = Static<typeof RestErrorInfo>
 export function restErrorInfo(
   type: RestErrorType,
   helpMessage: string,
-  options: { status?: ErrorHttpStatus; innerMessage?: string } = {},
+  options: { status?: ErrorHttpStatus; innerMessage?: string; routing?: RoutingErrorInfo } = {},
 ): RestErrorInfo & { httpStatus: string } {
   const entry = REST_ERROR_TYPES[type]
   const status = options.status ?? entry.status
@@ -71,5 +73,6 @@ export function restErrorInfo(
     canRetry: entry.canRetry,
   }
   if (options.innerMessage !== undefined) body.innerMessage = options.innerMessage
+  if (options.routing !== undefined) body.routing = options.routing
   return body
 }

@@ -38,6 +38,8 @@ Commands:
   devices add <login> <file|->                 add a device to a user
   devices update <login> <deviceId> <file|->   change a device
   devices remove <login> <deviceId>            remove a device
+  routing show <login>                         show a user's routing (DND, forward, overflow routes)
+  routing set <login> <file|->                 replace a user's routing with a RoutingState file
 
 Simulation:
   calls list                                   list the calls in progress with their parties
@@ -110,6 +112,12 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     method: 'DELETE',
     path: devicePath,
     done: (args) => `Removed device ${args['deviceId']} of user ${args['login']}.`,
+  },
+  'routing show': { args: ['login'], method: 'GET', path: (args) => `${userPath(args)}/routing` },
+  'routing set': {
+    args: ['login', 'file'],
+    method: 'PUT',
+    path: (args) => `${userPath(args)}/routing`,
   },
   'calls list': { args: [], method: 'GET', path: () => '/calls' },
   'calls make': {

@@ -19,6 +19,7 @@ import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
+import type { RoutingService } from '../platform/routing/routing-service.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { type AdjustableTime, clockRoutes } from './routes/clock.js'
@@ -26,6 +27,7 @@ import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type SessionCloser } from './routes/faults.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
 import type { ControlTelephony } from './routes/route-support.js'
+import { routingRoutes } from './routes/routing.js'
 import { simulatedDeviceRoutes } from './routes/simulated-devices.js'
 import { userRoutes } from './routes/users.js'
 
@@ -48,6 +50,8 @@ export interface ControlPlatform {
   /** The API's readiness and sessions: with both, the fault routes ("Faults"). */
   readiness?: Readiness
   sessions?: SessionCloser
+  /** Users' routing: with it, the routing routes ("Routing"). */
+  routing?: RoutingService
 }
 
 /** Options of the control plane. */
@@ -88,7 +92,8 @@ export async function buildControlApp(
         version: platform.product.version,
         description:
           'Provisioning of the directory: users and their devices, in the directory file format; ' +
-          'simulation: calls, simulated devices and outside parties; the clock; fault injection. ' +
+          "simulation: calls, simulated devices and outside parties; users' routing; the clock; " +
+          'fault injection. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
@@ -98,10 +103,11 @@ export async function buildControlApp(
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 
-  const { directory, telephony, adjustableClock, readiness, sessions } = platform
+  const { directory, telephony, adjustableClock, readiness, sessions, routing } = platform
   const prefix = CONTROL_PATH
   await app.register(userRoutes, { prefix, directory })
   await app.register(deviceRoutes, { prefix, directory })
+  if (routing) await app.register(routingRoutes, { prefix, directory, routing })
   if (telephony) {
     await app.register(callRoutes, { prefix, telephony })
     await app.register(simulatedDeviceRoutes, { prefix, telephony })

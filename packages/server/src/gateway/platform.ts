@@ -4,6 +4,7 @@ import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Clock } from '../platform/ports.js'
 import type { Readiness } from '../platform/readiness.js'
+import type { RoutingService } from '../platform/routing/routing-service.js'
 import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
@@ -30,6 +31,8 @@ export interface GatewayPlatform {
   outlets: SubscriptionOutlets
   /** The call engine: commands of the call-control API, and its state as users see it. */
   telephony: TelephonyService
+  /** Users' routing (DND, forward, overflow, remote extension), which the call engine follows. */
+  routing: RoutingService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness

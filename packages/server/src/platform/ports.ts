@@ -1,5 +1,6 @@
 /** What the platform core needs from the outside world, in domain words. Adapters live in storage/. */
 import type { DirectorySettings, StoredAccount } from './directory/account.js'
+import type { RoutingProfile } from './routing/routing-profile.js'
 import type { Subscription } from './subscriptions/subscription.js'
 import type { TelephonyState } from './telephony/telephony-state.js'
 
@@ -48,6 +49,20 @@ export interface ClockOffsetStore {
   /** The offset last saved, in milliseconds; 0 when none was. */
   load(): Promise<number>
   save(offsetMs: number): Promise<void>
+}
+
+/**
+ * Durable storage of users' routing (docs/routing.md): do not disturb, forward, overflow and remote
+ * extension, one profile per user. The routing service loads every profile at start and keeps them in
+ * memory; the store is written on each change.
+ */
+export interface RoutingStore {
+  /** Every stored profile, by login name (empty when none was stored). */
+  loadAll(): Promise<Map<string, RoutingProfile>>
+  /** Inserts or replaces the profile of one user. */
+  save(loginName: string, profile: RoutingProfile): Promise<void>
+  /** Deletes the profile of one user (back to no routing); nothing happens when none is stored. */
+  delete(loginName: string): Promise<void>
 }
 
 /**

@@ -63,6 +63,19 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['POST /telephony/outgoingCallbacks', ALL],
   ['GET /telephony/state', ALL],
   ['POST /telephony/state/snapshot', ALL],
+  ['GET /routing', ALL],
+  ['POST /routing', ALL],
+  ['GET /routing/dnd', ALL],
+  ['POST /routing/dnd', ALL],
+  ['DELETE /routing/dnd', ALL],
+  ['GET /routing/forwardroute', ALL],
+  ['POST /routing/forwardroute', ALL],
+  ['DELETE /routing/forwardroute', ALL],
+  ['GET /routing/overflowroute', ALL],
+  ['POST /routing/overflowroute', ALL],
+  ['DELETE /routing/overflowroute', ALL],
+  ['GET /routing/state', ALL],
+  ['POST /routing/state/snapshot', ALL],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -8,9 +8,15 @@
 import { CALL_FLOWS } from './call-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
 import type { Flow } from './flow-support.js'
+import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
 
 export type { Coverage, Flow } from './flow-support.js'
 
 /** Every flow, in the order the suites play them. */
-export const FLOWS: readonly Flow[] = [...SESSION_FLOWS, ...CALL_FLOWS, ...COMPAT_FLOWS]
+export const FLOWS: readonly Flow[] = [
+  ...SESSION_FLOWS,
+  ...CALL_FLOWS,
+  ...COMPAT_FLOWS,
+  ...ROUTING_FLOWS,
+]

@@ -150,6 +150,29 @@ describe('openness-control', () => {
     ])
   })
 
+  it("replaces a user's routing from a YAML file and shows it", async () => {
+    const routing = await file(
+      'routing.yaml',
+      stringify({
+        dndState: { activate: true },
+        forwardRoutes: [
+          { forwardType: 'NO_ANSWER', destinations: [{ type: 'NUMBER', number: '1002' }] },
+        ],
+      }),
+    )
+    const set = await cli(['routing', 'set', 'alice', routing])
+    expect(set.code, set.err).toBe(0)
+    const shown = await cli(['routing', 'show', 'alice', '--json'])
+    expect(shown.code, shown.err).toBe(0)
+    expect(JSON.parse(shown.out)).toEqual({
+      forwardRoutes: [
+        { forwardType: 'NO_ANSWER', destinations: [{ type: 'NUMBER', number: '1002' }] },
+      ],
+      dndState: { activate: true },
+    })
+    expect(control.events.map((event) => event.eventName)).toContain('OnRoutingStateChanged')
+  })
+
   it('takes --url and --token over the environment, with or without /control/v1', async () => {
     const env = { CONTROL_URL: 'http://127.0.0.1:9', CONTROL_TOKEN: 'wrong' }
 

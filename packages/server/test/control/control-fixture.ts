@@ -6,7 +6,10 @@ import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
 import { Directory } from '../../src/platform/directory/directory.js'
 import { importDirectory } from '../../src/platform/directory/directory-import.js'
 import type { PlatformEvent } from '../../src/platform/ports.js'
+import { RoutingService } from '../../src/platform/routing/routing-service.js'
+import { DirectoryTelephony } from '../../src/platform/telephony/directory-telephony.js'
 import { readDirectoryFile } from '../../src/storage/file/directory-file.js'
+import { MemoryRoutingStore } from '../../src/storage/memory/memory-routing-store.js'
 import { openDatabase } from '../../src/storage/sql/database.js'
 import { SqlDirectoryStore } from '../../src/storage/sql/sql-directory-store.js'
 import { startTestService, TEST_SCRYPT_COST, type TestService } from '../support/test-service.js'
@@ -38,8 +41,14 @@ export async function startControlFixture(
   const events: PlatformEvent[] = []
   const sink = { publish: (event: PlatformEvent) => void events.push(event) }
   const directory = new Directory(store, snapshot, hasher, new VirtualClock(), sink)
+  const telephonyDirectory = new DirectoryTelephony(directory)
+  const routing = await RoutingService.start({
+    store: new MemoryRoutingStore(),
+    events: sink,
+    resolve: (dialed) => telephonyDirectory.resolve(dialed),
+  })
   const app = await buildControlApp(
-    { directory, product: { version: '0.1.0' } },
+    { directory, product: { version: '0.1.0' }, routing },
     { ...options, token: TOKEN },
   )
   return {

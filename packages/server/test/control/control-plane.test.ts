@@ -393,6 +393,8 @@ describe('GET /control/v1/openapi.json', () => {
         'GET /control/v1/users/{loginName}/devices/{deviceId}',
         'PATCH /control/v1/users/{loginName}/devices/{deviceId}',
         'DELETE /control/v1/users/{loginName}/devices/{deviceId}',
+        'GET /control/v1/users/{loginName}/routing',
+        'PUT /control/v1/users/{loginName}/routing',
       ].sort(),
     )
     for (const methods of Object.values(document.paths)) {

@@ -72,6 +72,7 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   logins: ['Users', 'Logins'],
   telephony: ['Telephony', 'Devices', 'State'],
   subscriptions: ['Subscriptions'],
+  routing: ['Routing'],
 }
 
 interface Account {
@@ -197,7 +198,7 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
         )
       })
 
-      it("serves the SDKs' first calls on the telephony and subscriptions URLs it lists", async () => {
+      it("serves the SDKs' first calls on the telephony, routing and subscriptions URLs it lists", async () => {
         const { cookie, info } = await sessionOf(account)
         const urls = sdkServiceUrls(info)
         const query = account.admin ? `?loginName=${account.user}` : ''
@@ -208,6 +209,9 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
           if (account.admin || info.capabilities?.includes('ADVANCED_TELEPHONY'))
             expectServed(await request(cookie, 'GET', `${telephony}/calls${query}`)(), 'calls')
         }
+        const routing = urls.get('routing')
+        expect(routing, 'the SDK finds a Routing service').toBeDefined()
+        expectServed(await request(cookie, 'GET', `${routing}/state${query}`)(), 'routing state')
         const subscriptions = urls.get('subscriptions')
         if (subscriptions !== undefined) {
           const created = await request(
@@ -236,7 +240,7 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
     for (const account of Object.values(ACCOUNTS)) {
       const { info } = await sessionOf(account)
       for (const name of sdkServiceUrls(info).keys())
-        expect(['users', 'telephony', 'subscriptions'], account.login).toContain(name)
+        expect(['users', 'telephony', 'subscriptions', 'routing'], account.login).toContain(name)
     }
   })
 

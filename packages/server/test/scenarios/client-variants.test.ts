@@ -168,4 +168,25 @@ describe('events the C# SDK does not know', () => {
     expect(await node.next()).toMatchObject({ eventName: 'OnPreferencesChanged' })
     await expect(dotnet.next(300)).rejects.toThrow('no line arrived')
   })
+
+  it('the routingManagement package leaves OnRoutingManagementFailed out for the C# SDK', async () => {
+    const alice = await openSession(app, 'alice')
+    const dotnet = await subscribed(alice, ['routingManagement'], undefined)
+    const node = await subscribed(alice, ['routingManagement'], 'node')
+    const routing = (path: string, body?: unknown) =>
+      send('POST', `/api/rest/1.0/routing${path}`, alice, body, undefined)
+    const refused = await routing('/forwardroute', {
+      forwardRoute: { destinations: [{ type: 'NUMBER', number: '4711' }] },
+    })
+    expect(refused.status).toBe(400)
+    expect((await routing('/dnd')).status).toBe(204)
+    expect(await node.next()).toMatchObject({ eventName: 'OnRoutingManagementFailed' })
+    expect(await node.next()).toMatchObject({ eventName: 'OnRoutingStateChanged' })
+    // The C# reader knows OnRoutingStateChanged only: the failure would end its stream.
+    expect(await dotnet.next()).toEqual({
+      eventName: 'OnRoutingStateChanged',
+      loginName: 'alice',
+      routingState: { dndState: { activate: true } },
+    })
+  })
 })

@@ -5,6 +5,7 @@
 import { expect } from 'vitest'
 import { PlatformError } from '../../src/platform/platform-error.js'
 import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { RoutingLookup } from '../../src/platform/routing/routing-profile.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
@@ -208,11 +209,13 @@ export class FeatureWorld extends World {
   constructor(
     settings: Partial<EngineSettings> = {},
     telephonyDirectory: TelephonyDirectory = featureDirectory,
+    routing?: RoutingLookup,
   ) {
     super()
     this.context = {
       directory: telephonyDirectory,
       settings: { ...DEFAULT_ENGINE_SETTINGS, ...settings },
+      ...(routing && { routing }),
     }
     this.state = initialState(
       Object.entries(FEATURE_PEOPLE).map(([deviceId, person]) => ({

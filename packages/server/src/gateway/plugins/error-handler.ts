@@ -65,7 +65,10 @@ export const errorHandler = fp(
         return send(reply, error.body, error.status ?? REST_ERROR_TYPES[error.type].status)
       }
       if (error instanceof PlatformError) {
-        const options = error.innerMessage === undefined ? {} : { innerMessage: error.innerMessage }
+        const options = {
+          ...(error.innerMessage !== undefined && { innerMessage: error.innerMessage }),
+          ...(error.routing !== undefined && { routing: error.routing }),
+        }
         return send(
           reply,
           restErrorInfo(error.type, error.message, options),

@@ -11,7 +11,6 @@ import { RestError } from '../rest-error.js'
 export const NOT_INSTALLED_SERVICES: Readonly<Record<string, string>> = {
   directory: 'Directory',
   eventSummary: 'EventSummary',
-  routing: 'Routing',
   comlog: 'Comlog',
   messaging: 'Messaging',
   presence: 'Presence',

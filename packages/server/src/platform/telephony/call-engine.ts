@@ -3,6 +3,7 @@
  * issue 4). The same state, command and time give the same events byte for byte.
  */
 import type { CallChanges, PlatformEvent } from '../ports.js'
+import type { RoutingLookup } from '../routing/routing-profile.js'
 import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
@@ -31,6 +32,8 @@ export const DEFAULT_ENGINE_SETTINGS: EngineSettings = { ringingTimeoutMs: 30_00
 export interface EngineContext {
   directory: TelephonyDirectory
   settings: EngineSettings
+  /** The users' routing (operations/routing.ts); without it, no user has any. */
+  routing?: RoutingLookup
 }
 
 /** The outcome of a command. */

@@ -5,6 +5,7 @@
  * due. Started over a stored state, it re-arms that state's timers: calls and timers survive a restart.
  */
 import type { CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
+import type { RoutingLookup } from '../routing/routing-profile.js'
 import { callChanges } from './call-changes.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
@@ -32,6 +33,8 @@ export interface TelephonyServiceOptions {
   /** The devices of the directory: all of them at first start; the missing ones are added at a restart. */
   devices: readonly DeviceRecord[]
   settings?: EngineSettings
+  /** The users' routing, read by each command (operations/routing.ts); none when absent. */
+  routing?: RoutingLookup
   /** Told when a timer's command fails; the timer is dropped all the same. */
   onTimerError?: (error: unknown, timer: PendingTimer) => void
 }
@@ -63,6 +66,7 @@ export class TelephonyService {
     this.#context = {
       directory: options.directory,
       settings: options.settings ?? DEFAULT_ENGINE_SETTINGS,
+      ...(options.routing && { routing: options.routing }),
     }
     this.#onTimerError = options.onTimerError ?? (() => {})
     this.#state = state

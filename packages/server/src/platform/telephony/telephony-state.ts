@@ -34,6 +34,8 @@ export interface CallRecord {
   /** Whom the call was first placed to. */
   initialCalled: Endpoint
   lastRedirecting?: Endpoint
+  /** How many times the users' routing diverted the call (operations/routing.ts: MAX_DIVERSIONS). */
+  diversions?: number
   recordState?: 'RECORDING' | 'PAUSED'
   /** The associated data when its bytes are UTF-8 text (associated-data.ts); at most one of the two. */
   associatedData?: string

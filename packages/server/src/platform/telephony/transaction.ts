@@ -303,7 +303,8 @@ export function userState(state: TelephonyState, loginName: string): UserState {
   return userStateIn(lookupOf(state), loginName)
 }
 
-function userStateIn(lookup: CallLookup, loginName: string): UserState {
+/** The user state in the calls of `lookup`: BUSY exactly when the user has an ACTIVE or HELD connection. */
+export function userStateIn(lookup: CallLookup, loginName: string): UserState {
   for (const call of lookup.ofUser(loginName))
     for (const connection of call.connections)
       if (

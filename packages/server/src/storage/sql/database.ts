@@ -84,6 +84,22 @@ export type ServiceDatabase = {
   service_state: ServiceStateTable
 }
 
+/** One row per user whose routing was changed (migration 0005); `profile` holds a RoutingProfile's JSON. */
+export interface RoutingProfileTable {
+  login_name: string
+  profile: string
+}
+
+/** The routing table, as Kysely sees it (`routingTables(db)`). */
+export type RoutingDatabase = {
+  routing_profile: RoutingProfileTable
+}
+
+/** The database `openDatabase` returned, seen through its routing table (the same instance). */
+export function routingTables(db: Kysely<DirectoryDatabase>): Kysely<RoutingDatabase> {
+  return db as unknown as Kysely<RoutingDatabase>
+}
+
 /** The database `openDatabase` returned, seen through the service's table (the same instance). */
 export function serviceTables(db: Kysely<DirectoryDatabase>): Kysely<ServiceDatabase> {
   return db as unknown as Kysely<ServiceDatabase>

@@ -18,13 +18,8 @@ import {
   requireConnection,
   requireParty,
 } from './guards.js'
-import {
-  answerRinging,
-  cancelPartyTimers,
-  cancelRinging,
-  ring,
-  ringOrReachVoicemail,
-} from './ringing.js'
+import { answerRinging, cancelPartyTimers, cancelRinging, ring } from './ringing.js'
+import { divertOnNoAnswer, reachParty } from './routing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -73,7 +68,7 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
   transaction.addCall(call)
   if (command.autoAnswer || consultation) {
     call.connections.push(newConnection(caller, 'RINGING_OUTGOING'))
-    ringOrReachVoicemail(transaction, call, callee, context)
+    reachParty(transaction, call, callee, context)
   } else {
     // CSTA make call without auto answer: the calling device rings first (no ringing timeout); answering
     // it calls the callee.
@@ -102,7 +97,7 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
     const callee = call.pendingCallee
     delete call.pendingCallee
     cancelRinging(transaction, call.callRef, connection.endpoint.number)
-    ringOrReachVoicemail(transaction, call, callee, context)
+    reachParty(transaction, call, callee, context)
     return undefined
   }
   answerRinging(transaction, call, connection)
@@ -141,13 +136,17 @@ const retrieve: Operation<Command<'retrieve'>> = (transaction, command) => {
   return undefined
 }
 
-const ringingTimeout: Operation<Command<'ringingTimeout'>> = (transaction, command) => {
+const ringingTimeout: Operation<Command<'ringingTimeout'>> = (transaction, command, context) => {
   const call = transaction.call(command.callRef)
   if (call === undefined) return undefined
   const ringing = call.connections.filter(
     (connection) =>
       connection.endpoint.number === command.number && connection.state === 'RINGING_INCOMING',
   )
+  const [only] = ringing
+  // A user's forward or overflow on no answer takes the call elsewhere (operations/routing.ts).
+  if (ringing.length === 1 && only && divertOnNoAnswer(transaction, call, only, context))
+    return undefined
   if (ringing.length > 0) leave(transaction, call, ringing, 'NOT_ANSWERED')
   return undefined
 }

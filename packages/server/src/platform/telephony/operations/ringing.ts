@@ -113,25 +113,6 @@ export function voicemailAnswers(transaction: Transaction, call: CallRecord): vo
   transaction.commit()
 }
 
-/**
- * Makes `endpoint` ring as `ring` does; a voice mail (no ringing timeout) then answers at once, in a second
- * commit: the call is first seen ringing, then ACTIVE (docs/call-model.md, "Voice mail answers at once").
- */
-export function ringOrReachVoicemail(
-  transaction: Transaction,
-  call: CallRecord,
-  endpoint: Endpoint,
-  context: EngineContext,
-): void {
-  if (endpoint.service !== 'VOICEMAIL') {
-    ring(transaction, call, endpoint, context)
-    return
-  }
-  ring(transaction, call, endpoint, context, { ringingTimeout: false })
-  transaction.commit()
-  voicemailAnswers(transaction, call)
-}
-
 /** The ringing `connection` answers: ACTIVE, its ringing timers cancelled, and the calling sides connect. */
 export function answerRinging(
   transaction: Transaction,

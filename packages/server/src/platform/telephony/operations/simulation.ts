@@ -23,7 +23,8 @@ import type { Transaction } from '../transaction.js'
 import { basicOperations, leave } from './basic.js'
 import { changeDevice } from './feature-support.js'
 import { touchConnection } from './guards.js'
-import { answerRinging, isOutside, REJECT_CAUSE, ring } from './ringing.js'
+import { answerRinging, isOutside, REJECT_CAUSE } from './ringing.js'
+import { reachParty } from './routing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -144,7 +145,7 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
     createdAt: transaction.now,
   }
   transaction.addCall(call)
-  ring(transaction, call, target, context)
+  reachParty(transaction, call, target, context)
   return callRef
 }
 
