@@ -9,7 +9,7 @@ import {
   onlyCall,
   telephonySubscription,
 } from './flow-support.js'
-import { SdkClient } from './sdk-client.js'
+import { nextEvent, SdkClient } from './sdk-client.js'
 import { list, object, readCall, readOnCallCreated, readUser } from './sdk-readers.js'
 
 export const COMPAT_FLOWS: readonly Flow[] = [
@@ -123,6 +123,32 @@ export const COMPAT_FLOWS: readonly Flow[] = [
       } finally {
         await receiver.close()
       }
+    },
+  },
+  {
+    name: 'events the SDK does not register never reach its channel by a package name (C#), the others get them',
+    async run(world, profile, coverage) {
+      // A call to carol's MOBILE raises OnCallAppeared after OnCallCreated: an event the C# reader does not
+      // register, and on which it would drop its stream (docs/subscriptions.md, "Client variants").
+      const carol = await SdkClient.login(world, profile, 'carol')
+      const channel = await carol.subscribe(telephonySubscription(profile))
+      const alice = await SdkClient.login(world, profile, 'alice')
+      covered(
+        coverage,
+        'POST /telephony/calls',
+        await alice.request('POST', 'telephony', '/calls', {
+          body: makeCallBody(profile, '1001', '1103'),
+        }),
+      )
+      readOnCallCreated(await nextEvent(channel, 'OnCallCreated'))
+      const following: string[] = []
+      for (;;) {
+        const event = await channel.next(300).catch(() => undefined)
+        if (event === undefined) break
+        following.push(String(event['eventName']))
+      }
+      if (profile.tag === 'C#') expect(following).not.toContain('OnCallAppeared')
+      else expect(following).toContain('OnCallAppeared')
     },
   },
 ]

@@ -15,8 +15,8 @@ import { startTestService, type TestService } from '../support/test-service.js'
 export interface ClientProfile {
   /** The SDK, as the census tags it: N, J, C#, JS. */
   tag: 'N' | 'J' | 'C#' | 'JS'
-  /** The User-Agent it sends, if any. */
-  userAgent?: string
+  /** The User-Agent it sends; empty for none (Node's fetch would add its own to a request without one). */
+  userAgent: string
   /** Whether a POST without a body still carries `Content-Type: application/json` (N does). */
   jsonOnEmptyPost: boolean
   /** Whether 3xx answers are followed (J's HttpClient never follows). */
@@ -37,6 +37,8 @@ export const JAVA_SDK: ClientProfile = {
 }
 export const CSHARP_SDK: ClientProfile = {
   tag: 'C#',
+  // The C# SDK's HttpClient sends no User-Agent: the server reads an empty one alike.
+  userAgent: '',
   jsonOnEmptyPost: false,
   followsRedirects: true,
 }
@@ -171,7 +173,7 @@ export class SdkClient {
     extraHeaders: Record<string, string> = {},
   ): Promise<Answer> {
     const headers: Record<string, string> = { ...extraHeaders }
-    if (this.profile.userAgent !== undefined) headers['user-agent'] = this.profile.userAgent
+    headers['user-agent'] = this.profile.userAgent
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
     if (cookie !== '') headers['cookie'] = cookie
     if (body !== undefined || (method === 'POST' && this.profile.jsonOnEmptyPost))
