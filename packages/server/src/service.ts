@@ -22,6 +22,9 @@ import {
   DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
   VerifiedPasswords,
 } from './platform/auth/verified-passwords.js'
+import { CallLogRecorder } from './platform/comlog/call-log-recorder.js'
+import { ComlogService } from './platform/comlog/comlog-service.js'
+import { EventSummaryService } from './platform/comlog/event-summary.js'
 import { Directory } from './platform/directory/directory.js'
 import { planImport } from './platform/directory/directory-import.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
@@ -47,6 +50,7 @@ import {
 } from './storage/sql/database.js'
 import { SqlCallStore } from './storage/sql/sql-call-store.js'
 import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
+import { SqlComlogStore } from './storage/sql/sql-comlog-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
 
 /** The product this server describes itself as at the root. */
@@ -170,7 +174,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     sessions.start()
     const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
     const telephonyDirectory = new DirectoryTelephony(directory)
-    const telephony = await TelephonyService.start({
+    const comlogStore = new SqlComlogStore(callTables(db))
+    const eventSummary = new EventSummaryService(
+      {
+        missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
+        callbackRequests: (loginName) => telephony.state.callbacks?.[loginName]?.length ?? 0,
+      },
+      events,
+    )
+    const comlog = new ComlogService(comlogStore, events, eventSummary)
+    const telephony: TelephonyService = await TelephonyService.start({
+      recorder: new CallLogRecorder(telephonyDirectory),
+      onCommitted: (committed) => comlog.engineCommitted(committed),
       store: callStore,
       directory: telephonyDirectory,
       clock,
@@ -190,6 +205,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       subscriptions,
       outlets,
       telephony,
+      comlog,
+      eventSummary,
       clock,
       readiness: new Readiness(clock),
       urls,

@@ -1,6 +1,8 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
 import type { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
+import type { ComlogService } from '../platform/comlog/comlog-service.js'
+import type { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Clock } from '../platform/ports.js'
 import type { Readiness } from '../platform/readiness.js'
@@ -30,6 +32,10 @@ export interface GatewayPlatform {
   outlets: SubscriptionOutlets
   /** The call engine: commands of the call-control API, and its state as users see it. */
   telephony: TelephonyService
+  /** The communication log of each user (docs/comlog.md). */
+  comlog: ComlogService
+  /** The counters of what waits for each user (docs/event-summary.md). */
+  eventSummary: EventSummaryService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness

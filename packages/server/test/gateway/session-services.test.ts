@@ -72,6 +72,8 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   logins: ['Users', 'Logins'],
   telephony: ['Telephony', 'Devices', 'State'],
   subscriptions: ['Subscriptions'],
+  comlog: ['Comlog'],
+  eventSummary: ['EventSummary'],
 }
 
 interface Account {
@@ -236,7 +238,10 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
     for (const account of Object.values(ACCOUNTS)) {
       const { info } = await sessionOf(account)
       for (const name of sdkServiceUrls(info).keys())
-        expect(['users', 'telephony', 'subscriptions'], account.login).toContain(name)
+        expect(
+          ['users', 'telephony', 'subscriptions', 'comlog', 'eventsummary'],
+          account.login,
+        ).toContain(name)
     }
   })
 

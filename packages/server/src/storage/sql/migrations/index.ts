@@ -4,6 +4,7 @@ import { directoryMigration } from './0001-directory.js'
 import { callsMigration } from './0002-calls.js'
 import { callDevicesMigration } from './0003-call-devices.js'
 import { serviceStateMigration } from './0004-service-state.js'
+import { comlogMigration } from './0006-comlog.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -11,6 +12,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-calls': callsMigration,
   '0003-call-devices': callDevicesMigration,
   '0004-service-state': serviceStateMigration,
+  '0006-comlog': comlogMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */
