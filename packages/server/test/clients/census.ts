@@ -63,6 +63,12 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['POST /telephony/outgoingCallbacks', ALL],
   ['GET /telephony/state', ALL],
   ['POST /telephony/state/snapshot', ALL],
+  ['GET /comlog/records', ALL],
+  ['PUT /comlog/records', ALL],
+  ['DELETE /comlog/records', ALL],
+  ['GET /comlog/records/{}', ALL],
+  ['DELETE /comlog/records/{}', ALL],
+  ['GET /eventSummary', ALL],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -6,6 +6,7 @@
  * can check it covers every operation its SDK calls and we serve.
  */
 import { CALL_FLOWS } from './call-flows.js'
+import { COMLOG_FLOWS } from './comlog-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
 import type { Flow } from './flow-support.js'
 import { SESSION_FLOWS } from './session-flows.js'
@@ -13,4 +14,9 @@ import { SESSION_FLOWS } from './session-flows.js'
 export type { Coverage, Flow } from './flow-support.js'
 
 /** Every flow, in the order the suites play them. */
-export const FLOWS: readonly Flow[] = [...SESSION_FLOWS, ...CALL_FLOWS, ...COMPAT_FLOWS]
+export const FLOWS: readonly Flow[] = [
+  ...SESSION_FLOWS,
+  ...CALL_FLOWS,
+  ...COMPAT_FLOWS,
+  ...COMLOG_FLOWS,
+]
