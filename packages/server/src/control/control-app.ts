@@ -17,11 +17,13 @@ import {
 } from '../gateway/lazy-schema-compilers.js'
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
+import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { type AdjustableTime, clockRoutes } from './routes/clock.js'
+import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type SessionCloser } from './routes/faults.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
@@ -48,6 +50,8 @@ export interface ControlPlatform {
   /** The API's readiness and sessions: with both, the fault routes ("Faults"). */
   readiness?: Readiness
   sessions?: SessionCloser
+  /** The communication log: with it, the routes of a user's log ("Communication log"). */
+  comlog?: ComlogService
 }
 
 /** Options of the control plane. */
@@ -98,7 +102,7 @@ export async function buildControlApp(
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 
-  const { directory, telephony, adjustableClock, readiness, sessions } = platform
+  const { directory, telephony, adjustableClock, readiness, sessions, comlog } = platform
   const prefix = CONTROL_PATH
   await app.register(userRoutes, { prefix, directory })
   await app.register(deviceRoutes, { prefix, directory })
@@ -114,5 +118,6 @@ export async function buildControlApp(
       ...(telephony && { telephony }),
     })
   if (readiness && sessions) await app.register(faultRoutes, { prefix, readiness, sessions })
+  if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   return app
 }
