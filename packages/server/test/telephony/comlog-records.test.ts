@@ -146,6 +146,16 @@ const ENDINGS: [string, (w: LoggedWorld) => void, string[]][] = [
     ['bob CALLEE unanswered VOICEMAIL missed', 'alice CALLER answered VOICEMAIL'],
   ],
   [
+    'parked by the callee, then released by the caller',
+    (w) => {
+      const call = w.make('alice', '1002')
+      w.run({ type: 'answer', loginName: 'bob', callRef: call })
+      w.run({ type: 'park', loginName: 'bob', callRef: call })
+      w.run({ type: 'release', loginName: 'alice', callRef: call })
+    },
+    ['bob CALLEE answered NORMAL', 'alice CALLER answered NORMAL'],
+  ],
+  [
     'picked up by a colleague',
     (w) => {
       const call = w.make('alice', '1002')

@@ -168,7 +168,12 @@ export class CallLogRecorder {
   #draft(part: Part, callRef: string, cause: unknown, now: number): ComRecordDraft {
     if (part.heldSince !== undefined) part.holdMs += now - part.heldSince
     const answered = part.answeredAt !== undefined
-    const reason = reasonOf(part, typeof cause === 'string' ? cause : undefined, answered)
+    const reason = reasonOf(
+      part,
+      typeof cause === 'string' ? cause : undefined,
+      answered,
+      this.#directory,
+    )
     const remoteRole: ComRecordRole = part.role === 'CALLER' ? 'CALLEE' : 'CALLER'
     const person = part.leg === undefined ? undefined : this.#directory.ownerOfDevice(part.leg)
     const own: ComRecordParticipant = {
@@ -277,7 +282,12 @@ function follow(part: Part, event: CallEvent, now: number): void {
  * why, else how the call went on (transfer, conference, pickup, redirection, voice mail), else NORMAL when
  * answered and ABANDONED when not.
  */
-function reasonOf(part: Part, cause: string | undefined, answered: boolean): ComRecordReason {
+function reasonOf(
+  part: Part,
+  cause: string | undefined,
+  answered: boolean,
+  directory: TelephonyDirectory,
+): ComRecordReason {
   switch (cause) {
     case 'TRANSFERRED':
       return 'RELEASED_ON_TRANSFER'
@@ -298,11 +308,8 @@ function reasonOf(part: Part, cause: string | undefined, answered: boolean): Com
     case 'NOT_ANSWERED':
       if (!answered) return 'ABANDONED'
   }
-  const parked = part.causes.includes('PARKED')
-  const service = Object.values(part.parties).some(
-    (party) => party.identity.type?.main === 'SERVICE',
-  )
-  if (service && !parked) return 'VOICEMAIL'
+  if (cause === 'PARKED') return answered ? 'NORMAL' : 'ABANDONED'
+  if (reachedVoicemail(part, directory)) return 'VOICEMAIL'
   if (part.causes.includes('TRANSFERRED')) return 'TRANSFERRED'
   if (part.causes.includes('CONFERENCED')) return 'CONFERENCED'
   if (part.causes.includes('PICKED_UP')) return 'PICKUP'
@@ -312,4 +319,22 @@ function reasonOf(part: Part, cause: string | undefined, answered: boolean): Com
   if (!answered && part.causes.includes('BUSY')) return 'BUSY'
   if (!answered && part.causes.includes('DESTINATION_NOT_OBTAINABLE')) return 'INVALID_NUMBER'
   return answered ? 'NORMAL' : 'ABANDONED'
+}
+
+/**
+ * Whether the user's part reached a voice mail: a SERVICE party whose number is the voice mail of the user or
+ * of another party (a park slot is a SERVICE party too, on another number).
+ */
+function reachedVoicemail(part: Part, directory: TelephonyDirectory): boolean {
+  const services = Object.values(part.parties).filter(
+    (party) => party.identity.type?.main === 'SERVICE',
+  )
+  if (services.length === 0) return false
+  const logins = new Set([part.loginName])
+  for (const party of Object.values(part.parties))
+    if (party.identity.id.loginName !== undefined) logins.add(party.identity.id.loginName)
+  const voicemails = new Set(
+    [...logins].map((login) => directory.featuresOf?.(login)?.voicemail).filter(Boolean),
+  )
+  return services.some((party) => voicemails.has(party.identity.id.phoneNumber))
 }

@@ -27,6 +27,12 @@ export const comlogMigration: Migration = {
       .on('comlog_record')
       .columns(['login_name', 'begin_at', 'record_id'])
       .execute()
+    // The event summary's count of a user's unacknowledged missed calls, from the index alone.
+    await db.schema
+      .createIndex('comlog_record_user_missed')
+      .on('comlog_record')
+      .columns(['login_name', 'missed', 'acknowledged'])
+      .execute()
   },
 
   async down(db: Kysely<unknown>): Promise<void> {
