@@ -1,7 +1,9 @@
 // Call cycles through the engine (bench/workers/engine-worker.mjs, in a process of its own): the engine
 // alone in memory, idle and with 1,000 calls in progress, then through TelephonyService with the
-// in-memory call store and with the SQL call store on a durable SQLite file. Rounds go through the four
-// variants in turn. No baseline: the engine's own cost is the figure (docs/performance.md).
+// in-memory call store and with the SQL call store on a durable SQLite file, without and with the
+// communication log (its records written with each release). Rounds go through the five variants in turn.
+// No baseline but for the log, measured against the same store without it: the engine's own cost is the
+// figure (docs/performance.md).
 import { fileURLToPath } from 'node:url'
 import { IpcChild } from '../lib/children.mjs'
 
@@ -11,6 +13,7 @@ const VARIANTS = {
   'engine-busy': 'engine alone, 1,000 other calls in progress',
   'service-memory': 'TelephonyService, in-memory call store',
   'service-sqlite': 'TelephonyService, SQLite file (WAL, durable)',
+  'service-sqlite-comlog': 'the same, with the communication log',
 }
 
 export default {
@@ -18,13 +21,17 @@ export default {
   title: 'Call cycles through the engine (make with autoAnswer, answer, release)',
   order: 50,
   timeoutS: 120,
-  baseline: undefined,
+  baseline: 'for the communication log only: the same SQLite store without it (service-sqlite)',
   figures: Object.entries(VARIANTS).map(([variant, label]) => ({
     key: variant,
     label,
     unit: 'cycles/s',
     ...(variant === 'engine' && {
       target: { on: 'median', op: '>=', value: 20_000, text: '≥ 20,000/s' },
+    }),
+    ...(variant === 'service-sqlite-comlog' && {
+      baseline: 'service-sqlite',
+      target: { on: 'ratio', op: '>=', value: 0.9, text: '≥ 0.9 × without' },
     }),
   })),
   async run(ctx) {

@@ -7,11 +7,17 @@
 //   service-memory  `TelephonyService.execute` (queue, store, publish) with the in-memory call store
 //   service-sqlite  the same with the SQL call store on a SQLite file (WAL, synchronous FULL: each
 //                 command is one durable transaction)
+//   service-sqlite-comlog  the same with the communication log (docs/comlog.md): the recorder follows
+//                 each command's events and the release writes both users' records in its transaction;
+//                 the records' events and the event summary as the service publishes them
 //   ← { cmd: 'setup', id, users, background }
 //   ← { cmd: 'round', id, variant, durationMs } → { cyclesPerSecond, eventsPerSecond }
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CallLogRecorder } from '../../packages/server/dist/platform/comlog/call-log-recorder.js'
+import { ComlogService } from '../../packages/server/dist/platform/comlog/comlog-service.js'
+import { EventSummaryService } from '../../packages/server/dist/platform/comlog/event-summary.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   execute,
@@ -24,6 +30,7 @@ import {
 import { MemoryCallStore } from '../../packages/server/dist/storage/memory/memory-call-store.js'
 import { callTables, openDatabase } from '../../packages/server/dist/storage/sql/database.js'
 import { SqlCallStore } from '../../packages/server/dist/storage/sql/sql-call-store.js'
+import { SqlComlogStore } from '../../packages/server/dist/storage/sql/sql-comlog-store.js'
 import { onCommands } from '../lib/ipc.mjs'
 
 const people = new Map()
@@ -99,16 +106,35 @@ function engineVariant(context, background) {
   }
 }
 
-/** `TelephonyService.execute` over `store`; its timers never fire (the answer cancels them). */
-async function serviceVariant(dir, store) {
+/**
+ * `TelephonyService.execute` over `store`; its timers never fire (the answer cancels them). With `comlog`
+ * (a SqlComlogStore over the store's database), the communication log as service.ts wires it.
+ */
+async function serviceVariant(dir, store, comlogStore) {
   const clock = { now: () => (now += 10), setTimer: () => ({ cancel() {} }), sleep: async () => {} }
   const sink = { publish: () => events++ }
+  let log
+  if (comlogStore) {
+    const summary = new EventSummaryService(
+      {
+        missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
+        callbackRequests: () => 0,
+      },
+      sink,
+    )
+    const comlog = new ComlogService(comlogStore, sink, summary)
+    log = {
+      recorder: new CallLogRecorder(dir),
+      onCommitted: (committed) => comlog.engineCommitted(committed),
+    }
+  }
   const service = await TelephonyService.start({
     store,
     directory: dir,
     clock,
     events: sink,
     devices: devices(),
+    ...log,
   })
   return {
     calls: () => callCount(service.state),
@@ -140,6 +166,14 @@ async function setup({ users: userCount = 100, background = 1000 }) {
   sqliteDir = mkdtempSync(join(tmpdir(), 'openness-bench-engine-'))
   const db = await openDatabase({ kind: 'sqlite', filename: join(sqliteDir, 'calls.sqlite3') })
   variants['service-sqlite'] = await serviceVariant(dir, new SqlCallStore(callTables(db)))
+  const logDb = callTables(
+    await openDatabase({ kind: 'sqlite', filename: join(sqliteDir, 'comlog.sqlite3') }),
+  )
+  variants['service-sqlite-comlog'] = await serviceVariant(
+    dir,
+    new SqlCallStore(logDb),
+    new SqlComlogStore(logDb),
+  )
   return {}
 }
 

@@ -18,6 +18,8 @@ import { openApi } from './gateway/plugins/openapi.js'
 import { readinessCheck } from './gateway/plugins/readiness.js'
 import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
+import { comlogRoutes } from './gateway/routes/comlog.js'
+import { eventSummaryRoutes } from './gateway/routes/event-summary.js'
 import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
 import { notificationRoutes } from './gateway/routes/notifications.js'
@@ -80,6 +82,8 @@ export async function buildApp(
       await v1.register(notificationRoutes)
       await v1.register(telephonyRoutes, { prefix: '/telephony' })
       await v1.register(routingRoutes, { prefix: '/routing' })
+      await v1.register(comlogRoutes, { prefix: '/comlog' })
+      await v1.register(eventSummaryRoutes)
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

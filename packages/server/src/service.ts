@@ -22,6 +22,9 @@ import {
   DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
   VerifiedPasswords,
 } from './platform/auth/verified-passwords.js'
+import { CallLogRecorder } from './platform/comlog/call-log-recorder.js'
+import { ComlogService } from './platform/comlog/comlog-service.js'
+import { EventSummaryService } from './platform/comlog/event-summary.js'
 import { Directory } from './platform/directory/directory.js'
 import { planImport } from './platform/directory/directory-import.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
@@ -49,6 +52,7 @@ import {
 } from './storage/sql/database.js'
 import { SqlCallStore } from './storage/sql/sql-call-store.js'
 import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
+import { SqlComlogStore } from './storage/sql/sql-comlog-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
 import { SqlRoutingStore } from './storage/sql/sql-routing-store.js'
 
@@ -178,7 +182,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       events,
       resolve: (dialed) => telephonyDirectory.resolve(dialed),
     })
-    const telephony = await TelephonyService.start({
+    const comlogStore = new SqlComlogStore(callTables(db))
+    const eventSummary = new EventSummaryService(
+      {
+        missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
+        callbackRequests: (loginName) => telephony.state.callbacks?.[loginName]?.length ?? 0,
+      },
+      events,
+    )
+    const comlog = new ComlogService(comlogStore, events, eventSummary)
+    const telephony: TelephonyService = await TelephonyService.start({
+      recorder: new CallLogRecorder(telephonyDirectory),
+      onCommitted: (committed) => comlog.engineCommitted(committed),
       routing: routing.lookup,
       store: callStore,
       directory: telephonyDirectory,
@@ -200,6 +215,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       outlets,
       telephony,
       routing,
+      comlog,
+      eventSummary,
       clock,
       readiness: new Readiness(clock),
       urls,

@@ -1,5 +1,6 @@
 /** @openness/wire: every record that crosses HTTP, declared once as a TypeBox schema. */
 export * from './authentication.js'
+export * from './comlog.js'
 export * from './enumeration.js'
 export * from './errors.js'
 export * from './events.js'

@@ -17,12 +17,14 @@ import {
 } from '../gateway/lazy-schema-compilers.js'
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
+import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { type AdjustableTime, clockRoutes } from './routes/clock.js'
+import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type SessionCloser } from './routes/faults.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
@@ -52,6 +54,8 @@ export interface ControlPlatform {
   sessions?: SessionCloser
   /** Users' routing: with it, the routing routes ("Routing"). */
   routing?: RoutingService
+  /** The communication log: with it, the routes of a user's log ("Communication log"). */
+  comlog?: ComlogService
 }
 
 /** Options of the control plane. */
@@ -103,7 +107,7 @@ export async function buildControlApp(
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 
-  const { directory, telephony, adjustableClock, readiness, sessions, routing } = platform
+  const { directory, telephony, adjustableClock, readiness, sessions, routing, comlog } = platform
   const prefix = CONTROL_PATH
   await app.register(userRoutes, { prefix, directory })
   await app.register(deviceRoutes, { prefix, directory })
@@ -120,5 +124,6 @@ export async function buildControlApp(
       ...(telephony && { telephony }),
     })
   if (readiness && sessions) await app.register(faultRoutes, { prefix, readiness, sessions })
+  if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   return app
 }

@@ -1,6 +1,8 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
 import type { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
+import type { ComlogService } from '../platform/comlog/comlog-service.js'
+import type { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Clock } from '../platform/ports.js'
 import type { Readiness } from '../platform/readiness.js'
@@ -33,6 +35,10 @@ export interface GatewayPlatform {
   telephony: TelephonyService
   /** Users' routing (DND, forward, overflow, remote extension), which the call engine follows. */
   routing: RoutingService
+  /** The communication log of each user (docs/comlog.md). */
+  comlog: ComlogService
+  /** The counters of what waits for each user (docs/event-summary.md). */
+  eventSummary: EventSummaryService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness

@@ -1,4 +1,11 @@
 /** What the platform core needs from the outside world, in domain words. Adapters live in storage/. */
+import type {
+  ComRecordChange,
+  ComRecordDraft,
+  ComRecordFilter,
+  ComRecordPage,
+  StoredComRecord,
+} from './comlog/com-record.js'
 import type { DirectorySettings, StoredAccount } from './directory/account.js'
 import type { RoutingProfile } from './routing/routing-profile.js'
 import type { Subscription } from './subscriptions/subscription.js'
@@ -144,6 +151,47 @@ export interface CallStore {
    * from the calls: a store rebuilds it at load rather than keep it.
    */
   save(state: TelephonyState, changes: CallChanges): Promise<void>
+  /**
+   * Saves `state` as `save` does and, in the same transaction, appends `records` to the communication log
+   * (the records of the users who left a call in the command: docs/comlog.md); resolves to them as stored,
+   * with their ids, in the same order. Nothing is written when any part fails.
+   */
+  saveWithRecords(
+    state: TelephonyState,
+    changes: CallChanges,
+    records: readonly ComRecordDraft[],
+  ): Promise<StoredComRecord[]>
   /** Releases what the store holds (connections it owns). */
   close(): Promise<void>
+}
+
+/**
+ * The communication log: the records of the calls each directory user took part in (docs/comlog.md).
+ * Records are appended by the CallStore with the call's end (`saveWithRecords`); this port reads and
+ * changes them. Every operation acts on one user's records only.
+ */
+export interface ComlogStore {
+  /** One page of the user's records matching `filter`, newest first, with the count of all that match. */
+  findRecords(
+    loginName: string,
+    filter: ComRecordFilter,
+    page: { offset: number; limit: number },
+  ): Promise<ComRecordPage>
+  /** The user's record with this id; undefined when the user has none with it. */
+  findRecord(loginName: string, recordId: number): Promise<StoredComRecord | undefined>
+  /**
+   * Sets the acknowledged flag of those of the user's records among `recordIds` whose flag differs; returns
+   * the records it changed.
+   */
+  acknowledge(
+    loginName: string,
+    recordIds: readonly number[],
+    acknowledged: boolean,
+  ): Promise<ComRecordChange[]>
+  /** Deletes those of the user's records among `recordIds`; returns the records deleted. */
+  deleteRecords(loginName: string, recordIds: readonly number[]): Promise<ComRecordChange[]>
+  /** Deletes the user's records matching `filter`; returns the records deleted. */
+  deleteMatching(loginName: string, filter: ComRecordFilter): Promise<ComRecordChange[]>
+  /** How many of the user's records are missed calls not acknowledged (the event summary's counter). */
+  countUnacknowledgedMissed(loginName: string): Promise<number>
 }

@@ -76,6 +76,12 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['DELETE /routing/overflowroute', ALL],
   ['GET /routing/state', ALL],
   ['POST /routing/state/snapshot', ALL],
+  ['GET /comlog/records', ALL],
+  ['PUT /comlog/records', ALL],
+  ['DELETE /comlog/records', ALL],
+  ['GET /comlog/records/{}', ALL],
+  ['DELETE /comlog/records/{}', ALL],
+  ['GET /eventSummary', ALL],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -6,6 +6,7 @@
  * can check it covers every operation its SDK calls and we serve.
  */
 import { CALL_FLOWS } from './call-flows.js'
+import { COMLOG_FLOWS } from './comlog-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
 import type { Flow } from './flow-support.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
@@ -19,4 +20,5 @@ export const FLOWS: readonly Flow[] = [
   ...CALL_FLOWS,
   ...COMPAT_FLOWS,
   ...ROUTING_FLOWS,
+  ...COMLOG_FLOWS,
 ]

@@ -73,6 +73,8 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   telephony: ['Telephony', 'Devices', 'State'],
   subscriptions: ['Subscriptions'],
   routing: ['Routing'],
+  comlog: ['Comlog'],
+  eventSummary: ['EventSummary'],
 }
 
 interface Account {
@@ -240,7 +242,10 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
     for (const account of Object.values(ACCOUNTS)) {
       const { info } = await sessionOf(account)
       for (const name of sdkServiceUrls(info).keys())
-        expect(['users', 'telephony', 'subscriptions', 'routing'], account.login).toContain(name)
+        expect(
+          ['users', 'telephony', 'subscriptions', 'routing', 'comlog', 'eventsummary'],
+          account.login,
+        ).toContain(name)
     }
   })
 

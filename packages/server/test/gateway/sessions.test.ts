@@ -360,12 +360,15 @@ describe('licenses held by sessions', () => {
     const dave = await openSession(app, 'dave')
     const info = expectSchema<SessionInfo>(SessionInfo, await get(dave))
     expect(info.capabilities).toEqual(['BASIC_TELEPHONY'])
-    // TELEPHONY_BASIC: the telephony service (basicCall) and the state, not the devices (advanced).
+    // TELEPHONY_BASIC: the telephony service (basicCall) and the state, not the devices (advanced); the
+    // event summary and the communication log need no license (docs/comlog.md).
     expect(info.services.map((service) => service.serviceName)).toEqual([
       'Users',
       'Telephony',
       'Logins',
       'State',
+      'EventSummary',
+      'Comlog',
     ])
   })
 })

@@ -163,6 +163,7 @@ describe('TelephonyService', () => {
         await memory.save(state, changes)
         saving -= 1
       },
+      saveWithRecords: (state, changes, records) => memory.saveWithRecords(state, changes, records),
       close: () => memory.close(),
     }
     await service.stop()
@@ -197,6 +198,10 @@ describe('TelephonyService', () => {
       save: async (state, changes) => {
         if (failing) throw new Error('disk full')
         await memory.save(state, changes)
+      },
+      saveWithRecords: async (state, changes, records) => {
+        if (failing) throw new Error('disk full')
+        return memory.saveWithRecords(state, changes, records)
       },
       close: () => memory.close(),
     }

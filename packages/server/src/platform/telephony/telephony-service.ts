@@ -4,6 +4,8 @@
  * events, and keeps one clock timer armed for the earliest pending engine timer, whose command it runs when
  * due. Started over a stored state, it re-arms that state's timers: calls and timers survive a restart.
  */
+import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
+import type { StoredComRecord } from '../comlog/com-record.js'
 import type { CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
 import type { RoutingLookup } from '../routing/routing-profile.js'
 import { callChanges } from './call-changes.js'
@@ -17,6 +19,7 @@ import {
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
 import {
+  allCalls,
   type DeviceRecord,
   type EngineCommand,
   initialState,
@@ -37,6 +40,22 @@ export interface TelephonyServiceOptions {
   routing?: RoutingLookup
   /** Told when a timer's command fails; the timer is dropped all the same. */
   onTimerError?: (error: unknown, timer: PendingTimer) => void
+  /**
+   * Follows the calls for the communication log: the records of the users who left a call are stored in
+   * the transaction that stores the command's state (CallStore.saveWithRecords; docs/comlog.md).
+   */
+  recorder?: CallLogRecorder
+  /** Told after each command is stored and its events published (the log's events, the event summary). */
+  onCommitted?: (committed: Committed) => void
+}
+
+/** What a stored command did, for those who follow the engine. */
+export interface Committed {
+  before: TelephonyState
+  after: TelephonyState
+  events: readonly PlatformEvent[]
+  /** The records of the communication log stored with the command. */
+  records: readonly StoredComRecord[]
 }
 
 /** The answer of a command. */
@@ -53,6 +72,8 @@ export class TelephonyService {
   readonly #events: EventSink
   readonly #context: EngineContext
   readonly #onTimerError: (error: unknown, timer: PendingTimer) => void
+  readonly #recorder: CallLogRecorder | undefined
+  readonly #onCommitted: ((committed: Committed) => void) | undefined
   #state: TelephonyState
   /** The tail of the queue of commands: each runs alone, on the state the previous one left. */
   #queue: Promise<unknown> = Promise.resolve()
@@ -69,6 +90,8 @@ export class TelephonyService {
       ...(options.routing && { routing: options.routing }),
     }
     this.#onTimerError = options.onTimerError ?? (() => {})
+    this.#recorder = options.recorder
+    this.#onCommitted = options.onCommitted
     this.#state = state
   }
 
@@ -84,6 +107,7 @@ export class TelephonyService {
         : withDevices(loaded, options.devices)
     if (state !== loaded) await options.store.save(state, callChanges(loaded, state))
     const service = new TelephonyService(options, state)
+    options.recorder?.seed(allCalls(state))
     service.#arm()
     return service
   }
@@ -105,8 +129,8 @@ export class TelephonyService {
    */
   execute(command: EngineCommand): Promise<CommandResult> {
     return this.#enqueue(() => {
-      const result = execute(this.#state, command, this.#clock.now(), this.#context)
-      return this.#commit(result)
+      const now = this.#clock.now()
+      return this.#commit(execute(this.#state, command, now, this.#context), now)
     })
   }
 
@@ -141,11 +165,24 @@ export class TelephonyService {
     return run
   }
 
-  /** Stores the new state, makes it current, publishes the events and re-arms the timer. */
-  async #commit({ state: next, events, changes, callRef }: EngineResult): Promise<CommandResult> {
-    await this.#store.save(next, changes)
+  /**
+   * Stores the new state (with the log's records of the calls users left), makes it current, publishes
+   * the events and re-arms the timer.
+   */
+  async #commit(
+    { state: next, events, changes, callRef }: EngineResult,
+    now: number,
+  ): Promise<CommandResult> {
+    const log = this.#recorder?.observe(events, now)
+    let records: readonly StoredComRecord[] = []
+    if (log !== undefined && log.drafts.length > 0)
+      records = await this.#store.saveWithRecords(next, changes, log.drafts)
+    else await this.#store.save(next, changes)
+    log?.commit()
+    const before = this.#state
     this.#state = next
     for (const event of events) this.#events.publish(event)
+    this.#onCommitted?.({ before, after: next, events, records })
     this.#arm()
     return { ...(callRef !== undefined && { callRef }), events }
   }
@@ -183,7 +220,7 @@ export class TelephonyService {
         // The timer leaves the state all the same (a state that differs by its timers only).
         result = { state: base, events: [], changes: { changedCallRefs: [], removedCallRefs: [] } }
       }
-      await this.#commit(result)
+      await this.#commit(result, now)
     }
     this.#arm()
   }

@@ -3,6 +3,7 @@
  * were first saved) and the rest of the state as one small JSON text (call-state-json.ts), so that nothing
  * the engine holds is shared and a save encodes only what the command changed.
  */
+import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
 import type { CallChanges, CallStore } from '../../platform/ports.js'
 import {
   callOf,
@@ -41,6 +42,24 @@ export class MemoryCallStore implements CallStore {
     for (const deviceId of devices.removed) this.#devices.delete(deviceId)
     this.#rest = rest
     this.#savedDevices = state.devices
+  }
+
+  /** The records appended with the calls' ends, oldest first (this store has no ComlogStore over them). */
+  readonly records: StoredComRecord[] = []
+
+  async saveWithRecords(
+    state: TelephonyState,
+    changes: CallChanges,
+    drafts: readonly ComRecordDraft[],
+  ): Promise<StoredComRecord[]> {
+    await this.save(state, changes)
+    const stored = drafts.map((draft, index) => ({
+      loginName: draft.loginName,
+      missed: draft.missed,
+      record: { recordId: this.records.length + index + 1, ...draft.record, acknowledged: false },
+    }))
+    this.records.push(...stored)
+    return stored
   }
 
   async close(): Promise<void> {}

@@ -77,6 +77,7 @@ describe('openDatabase', () => {
         expect(foreignKeys.rows).toStrictEqual([{ foreign_keys: 1 }])
         expect(tables.map((table) => table.name).sort()).toStrictEqual([
           'account',
+          'comlog_record',
           'directory_setting',
           'service_state',
           'telephony_call',

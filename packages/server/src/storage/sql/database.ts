@@ -66,11 +66,31 @@ export interface TelephonyStateTable {
   value: string
 }
 
-/** The tables of the call engine's state, as Kysely sees them (`callTables(db)`). */
+/**
+ * One row per record of the communication log (migration 0006; docs/comlog.md): the columns queries select
+ * on, booleans as 0 or 1, `remote_ids` the other parties' ids between bars (`|bob|1002|`), and `record` the
+ * wire ComRecord's JSON without `recordId` and `acknowledged`. `begin_at` is milliseconds since the epoch.
+ */
+export interface ComlogRecordTable {
+  record_id: number | string
+  login_name: string
+  begin_at: number | string
+  com_ref: string
+  role: string
+  answered: number
+  acknowledged: number
+  missed: number
+  reason: string
+  remote_ids: string
+  record: string
+}
+
+/** The tables of the call engine's state, as Kysely sees them (`callTables(db)`), with the log it appends to. */
 export type CallDatabase = {
   telephony_call: TelephonyCallTable
   telephony_device: TelephonyDeviceTable
   telephony_state: TelephonyStateTable
+  comlog_record: ComlogRecordTable
 }
 
 /** Values of the service by name (migration 0004); `value` holds JSON. */
@@ -260,7 +280,14 @@ async function migrateToLatest(
   db: Kysely<DirectoryDatabase>,
   migrationTableSchema: string | undefined,
 ): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema })
+  // Unordered: 0005 (routing) and 0006 (communication log) were written side by side, so a database may
+  // have 0006 applied before 0005 exists; each migration creates tables of its own.
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider,
+    migrationTableSchema,
+    allowUnorderedMigrations: true,
+  })
   const { error, results } = await migrator.migrateToLatest()
   if (error === undefined) return
   const failed = results?.find((result) => result.status === 'Error')?.migrationName

@@ -7,6 +7,7 @@
  * the command changed, not how many calls are in progress nor how many devices there are.
  */
 import type { Kysely } from 'kysely'
+import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
 import type { CallChanges, CallStore } from '../../platform/ports.js'
 import {
   callOf,
@@ -15,6 +16,7 @@ import {
 } from '../../platform/telephony/telephony-state.js'
 import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
 import type { CallDatabase } from './database.js'
+import { appendComRecords, nextComRecordId } from './sql-comlog-store.js'
 
 /** At three parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
 const BATCH_SIZE = 300
@@ -40,6 +42,8 @@ export class SqlCallStore implements CallStore {
    * undefined before (then a save replaces every device row).
    */
   #devices: Readonly<Record<string, DeviceRecord>> | undefined
+  /** The id the next record of the log gets; read from the table at the first save that appends one. */
+  #nextRecordId: number | undefined
 
   /** Takes `db`, migrated by `openDatabase` and seen through `callTables(db)`. */
   constructor(db: Kysely<CallDatabase>, options: SqlCallStoreOptions = {}) {
@@ -87,6 +91,15 @@ export class SqlCallStore implements CallStore {
 
   /** Upserts the changed calls and devices, deletes the removed ones and upserts the rest row, atomically. */
   async save(state: TelephonyState, changes: CallChanges): Promise<void> {
+    await this.saveWithRecords(state, changes, [])
+  }
+
+  /** As `save`, and appends the records to `comlog_record` in the same transaction. */
+  async saveWithRecords(
+    state: TelephonyState,
+    changes: CallChanges,
+    drafts: readonly ComRecordDraft[],
+  ): Promise<StoredComRecord[]> {
     const rest = encodeRest(state)
     const records = changes.changedCallRefs.map((callRef) => {
       const call = callOf(state, callRef)
@@ -94,7 +107,7 @@ export class SqlCallStore implements CallStore {
       return { callRef, record: encodeCall(call) }
     })
     const devices = deviceWrites(this.#devices, state.devices)
-    const nextDevice = await this.#db.transaction().execute(async (trx) => {
+    const written = await this.#db.transaction().execute(async (trx) => {
       if (records.length > 0) {
         let position = this.#nextPosition ?? (await nextPosition(trx))
         const rows = records.map(({ callRef, record }) => ({
@@ -158,11 +171,20 @@ export class SqlCallStore implements CallStore {
           )
           .execute()
       }
-      return devicePosition
+      let stored: StoredComRecord[] = []
+      let recordId = this.#nextRecordId
+      if (drafts.length > 0) {
+        recordId ??= await nextComRecordId(trx)
+        stored = await appendComRecords(trx, drafts, recordId)
+        recordId += drafts.length
+      }
+      return { devicePosition, recordId, stored }
     })
-    this.#nextDevicePosition = nextDevice
+    this.#nextDevicePosition = written.devicePosition
+    this.#nextRecordId = written.recordId
     this.#rest = rest
     this.#devices = state.devices
+    return written.stored
   }
 
   /** Destroys the Kysely instance when the store owns it. */

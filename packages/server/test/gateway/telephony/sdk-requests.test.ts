@@ -354,6 +354,8 @@ describe('the voice-mail number (8000 in the demo) is dialable, like VOICEMAIL',
       ['OnCallRemoved', 'bob', callRef],
       ['OnCallModified', 'alice', callRef],
       ['OnUserStateModified', 'alice'],
+      // bob left the call: his record of it (docs/comlog.md).
+      ['OnComRecordCreated', 'bob'],
     ])
   })
 

@@ -5,6 +5,7 @@ import { callsMigration } from './0002-calls.js'
 import { callDevicesMigration } from './0003-call-devices.js'
 import { serviceStateMigration } from './0004-service-state.js'
 import { routingMigration } from './0005-routing.js'
+import { comlogMigration } from './0006-comlog.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -13,6 +14,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-call-devices': callDevicesMigration,
   '0004-service-state': serviceStateMigration,
   '0005-routing': routingMigration,
+  '0006-comlog': comlogMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */

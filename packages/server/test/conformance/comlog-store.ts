@@ -1,0 +1,184 @@
+/**
+ * The behaviour every ComlogStore adapter must show, with the CallStore that appends its records
+ * (`saveWithRecords`), run once per adapter by its test file.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { ComRecordDraft, StoredComRecord } from '../../src/platform/comlog/com-record.js'
+import type { CallStore, ComlogStore } from '../../src/platform/ports.js'
+import { initialState } from '../../src/platform/telephony/telephony-state.js'
+
+/** A fresh, empty log, and, for durable adapters, a way to open it again after close(). */
+export interface ComlogStoreUnderTest {
+  store: ComlogStore
+  calls: CallStore
+  reopen?: () => Promise<{ store: ComlogStore; calls: CallStore }>
+}
+
+const DAY = 86_400_000
+const T0 = Date.UTC(2026, 0, 1)
+const NO_CHANGES = { changedCallRefs: [], removedCallRefs: [] }
+
+/** A record of `loginName` about a call with `other`, `day` days after T0. */
+function draft(
+  loginName: string,
+  other: string,
+  day: number,
+  overrides: Partial<ComRecordDraft> = {},
+): ComRecordDraft {
+  const role = overrides.role ?? 'CALLEE'
+  const answered = overrides.answered ?? false
+  const beginAt = T0 + day * DAY
+  return {
+    loginName,
+    beginAt,
+    role,
+    answered,
+    reason: answered ? 'NORMAL' : 'ABANDONED',
+    missed: role === 'CALLEE' && !answered,
+    remotePartyIds: [other, `10${day}`],
+    record: {
+      comRef: `call-${day}`,
+      participants: [
+        {
+          role,
+          answered,
+          identity: { id: { loginName, phoneNumber: '1001' }, firstName: 'Émile 東京' },
+          reason: answered ? 'NORMAL' : 'ABANDONED',
+          leg: '1001',
+        },
+        {
+          role: role === 'CALLER' ? 'CALLEE' : 'CALLER',
+          answered,
+          identity: { id: { loginName: other } },
+          reason: answered ? 'NORMAL' : 'ABANDONED',
+        },
+      ],
+      beginDate: new Date(beginAt).toISOString(),
+      endDate: new Date(beginAt + 60_000).toISOString(),
+      holdDuration: 0,
+    },
+    ...overrides,
+  }
+}
+
+export function comlogStoreConformance(
+  name: string,
+  create: () => Promise<ComlogStoreUnderTest>,
+): void {
+  describe(`ComlogStore conformance: ${name}`, () => {
+    let underTest: ComlogStoreUnderTest
+    let store: ComlogStore
+    const state = initialState([])
+
+    const append = (drafts: ComRecordDraft[], calls = underTest.calls) =>
+      calls.saveWithRecords(state, NO_CHANGES, drafts)
+    const ids = (records: StoredComRecord[]) => records.map((stored) => stored.record.recordId)
+
+    beforeEach(async () => {
+      underTest = await create()
+      store = underTest.store
+    })
+    afterEach(async () => {
+      await underTest.calls.close()
+    })
+
+    it('appends records with ids in order, unacknowledged, and reads them back whole', async () => {
+      const stored = await append([draft('émile', 'bob', 1), draft('bob', 'émile', 1)])
+      const [first, second] = ids(stored)
+      expect(second).toBe((first ?? 0) + 1)
+      expect(stored[0]?.record.acknowledged).toBe(false)
+      expect(await store.findRecord('émile', first ?? 0)).toStrictEqual(stored[0])
+    })
+
+    it("reads one user's records, newest first, a page at a time, with the count of all", async () => {
+      const stored = await append([
+        draft('émile', 'bob', 1),
+        draft('émile', 'bob', 3),
+        draft('émile', 'carol', 2),
+        draft('bob', 'émile', 4),
+      ])
+      const page = await store.findRecords('émile', {}, { offset: 0, limit: 2 })
+      expect(page.totalCount).toBe(3)
+      expect(page.records.map((stored) => stored.record.comRef)).toStrictEqual(['call-3', 'call-2'])
+      const next = await store.findRecords('émile', {}, { offset: 2, limit: 2 })
+      expect(next.records.map((stored) => stored.record.comRef)).toStrictEqual(['call-1'])
+      expect(await store.findRecord('émile', ids(stored)[3] ?? 0)).toBeUndefined()
+    })
+
+    it('selects by date, acknowledgement, answer, role, comRef and remote party', async () => {
+      await append([
+        draft('émile', 'bob', 1, { role: 'CALLER', answered: true }),
+        draft('émile', 'carol_x', 2),
+        draft('émile', 'bob', 3, { answered: true }),
+      ])
+      const count = async (filter: Parameters<ComlogStore['findRecords']>[1]) =>
+        (await store.findRecords('émile', filter, { offset: 0, limit: 10 })).totalCount
+      expect(await count({ after: T0 + 2 * DAY })).toBe(2)
+      expect(await count({ before: T0 + 2 * DAY })).toBe(2)
+      expect(await count({ unansweredOnly: true })).toBe(1)
+      expect(await count({ role: 'CALLER' })).toBe(1)
+      expect(await count({ role: 'CALLEE' })).toBe(2)
+      expect(await count({ comRef: 'call-2' })).toBe(1)
+      expect(await count({ remotePartyId: 'bob' })).toBe(2)
+      expect(await count({ remotePartyId: '102' })).toBe(1)
+      expect(await count({ remotePartyId: 'carol_x' })).toBe(1)
+      // LIKE's wild cards match only themselves.
+      expect(await count({ remotePartyId: 'carol%' })).toBe(0)
+      expect(await count({ remotePartyId: 'b_b' })).toBe(0)
+      expect(await count({ remotePartyId: 'bo' })).toBe(0)
+      expect(await count({ unacknowledgedOnly: true })).toBe(3)
+    })
+
+    it("acknowledges the user's records whose flag differs, and says which", async () => {
+      const stored = await append([draft('émile', 'bob', 1), draft('bob', 'émile', 1)])
+      const [mine, theirs] = ids(stored) as [number, number]
+      expect(await store.countUnacknowledgedMissed('émile')).toBe(1)
+      expect(await store.acknowledge('émile', [mine, theirs], true)).toStrictEqual([
+        { recordId: mine, missed: true, wasAcknowledged: false },
+      ])
+      expect(await store.acknowledge('émile', [mine], true)).toStrictEqual([])
+      expect((await store.findRecord('émile', mine))?.record.acknowledged).toBe(true)
+      expect((await store.findRecord('bob', theirs))?.record.acknowledged).toBe(false)
+      expect(await store.countUnacknowledgedMissed('émile')).toBe(0)
+      expect(await store.acknowledge('émile', [mine], false)).toStrictEqual([
+        { recordId: mine, missed: true, wasAcknowledged: true },
+      ])
+      expect(await store.countUnacknowledgedMissed('émile')).toBe(1)
+    })
+
+    it("deletes the user's records by id and by filter, and says which", async () => {
+      const stored = await append([
+        draft('émile', 'bob', 1),
+        draft('émile', 'bob', 2, { role: 'CALLER', answered: true }),
+        draft('émile', 'carol', 3),
+        draft('bob', 'émile', 1),
+      ])
+      const [first, second, third, bobs] = ids(stored) as [number, number, number, number]
+      expect(await store.deleteRecords('émile', [first, bobs])).toStrictEqual([
+        { recordId: first, missed: true, wasAcknowledged: false },
+      ])
+      expect(await store.deleteMatching('émile', { role: 'CALLER' })).toStrictEqual([
+        { recordId: second, missed: false, wasAcknowledged: false },
+      ])
+      expect(ids((await store.findRecords('émile', {}, { offset: 0, limit: 9 })).records)).toEqual([
+        third,
+      ])
+      expect(await store.deleteMatching('émile', {})).toHaveLength(1)
+      expect((await store.findRecords('bob', {}, { offset: 0, limit: 9 })).totalCount).toBe(1)
+    })
+
+    it('numbers records after the highest id when opened again', async (context) => {
+      if (underTest.reopen === undefined) {
+        context.skip('the adapter keeps nothing once closed')
+        return
+      }
+      const [first] = ids(await append([draft('émile', 'bob', 1)]))
+      await underTest.calls.close()
+      const reopened = await underTest.reopen()
+      underTest = { ...underTest, ...reopened }
+      const [next] = ids(await append([draft('émile', 'bob', 2)], reopened.calls))
+      expect(next).toBe((first ?? 0) + 1)
+      expect((await reopened.store.findRecord('émile', first ?? 0))?.record.comRef).toBe('call-1')
+    })
+  })
+}
