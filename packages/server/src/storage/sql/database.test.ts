@@ -79,6 +79,7 @@ describe('openDatabase', () => {
           'account',
           'comlog_record',
           'directory_setting',
+          'routing_profile',
           'service_state',
           'telephony_call',
           'telephony_device',
