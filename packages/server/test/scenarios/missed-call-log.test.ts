@@ -6,59 +6,16 @@
 import { ComRecord, EventSummary } from '@openness/wire'
 import { Value } from 'typebox/value'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
-import { type ChannelClient, openChannel } from '../support/channel-client.js'
-import { openSession, startTestService, type TestService } from '../support/test-service.js'
+import { ApiWorld, LINE_TIMEOUT_MS } from './api-apps.js'
 
-const V1 = '/api/rest/1.0'
-const LINE_TIMEOUT_MS = 1_000
-
-/** A user's application: its session, and its channel of comlog and event summary events. */
-interface App {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>
-  channel: ChannelClient
-}
-
-let service: TestService
-let listeners: Listeners
-let base = ''
-const channels: ChannelClient[] = []
-
+let world: ApiWorld
 beforeEach(async () => {
-  service = await startTestService()
-  listeners = await startListeners(service.app, { host: '127.0.0.1', httpPort: 0 })
-  service.running.platform.urls.httpPort = listeners.httpPort
-  base = `http://127.0.0.1:${listeners.httpPort}`
+  world = await ApiWorld.start()
 })
-afterEach(async () => {
-  for (const channel of channels.splice(0)) channel.close()
-  await listeners.close()
-  await service.close()
-})
+afterEach(() => world.close())
 
-async function app(loginName: string): Promise<App> {
-  const cookie = await openSession(service.app, loginName)
-  const call: App['call'] = async (method, path, body) => {
-    const response = await fetch(`${base}${V1}${path}`, {
-      method,
-      headers: { cookie, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    })
-    const text = await response.text()
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) }
-  }
-  const subscribed = await call('POST', '/subscriptions', {
-    filter: { selectors: [{ names: ['unifiedComLog'] }, { names: ['eventSummary'] }] },
-    version: '1.0',
-  })
-  expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200)
-  const channel = await openChannel(
-    (subscribed.body as { privatePollingUrl: string }).privatePollingUrl,
-  )
-  channels.push(channel)
-  expect(await channel.next(LINE_TIMEOUT_MS)).toMatchObject({ eventName: 'OnChannelInformation' })
-  return { call, channel }
-}
+/** A user's application, told of its communication log and event summary. */
+const app = (loginName: string) => world.app(loginName, ['unifiedComLog', 'eventSummary'])
 
 describe('a missed call', () => {
   it('is logged for both users, counted for the callee, and acknowledged', async () => {

@@ -4,69 +4,20 @@
  * mail at once; a forward on no answer rings the destination after the ringing time (virtual clock).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
-import { type ChannelClient, openChannel } from '../support/channel-client.js'
-import { openSession, startTestService, type TestService } from '../support/test-service.js'
+import { openSession } from '../support/test-service.js'
+import { ApiWorld, type App } from './api-apps.js'
 
-const V1 = '/api/rest/1.0'
-const LINE_TIMEOUT_MS = 1_000
 /** The engine's default ringing time (call-engine.ts, DEFAULT_ENGINE_SETTINGS). */
 const RINGING_MS = 30_000
+const PACKAGES = ['telephony', 'routingManagement']
 
-/** A user's application: its session, and its channel of telephony and routing events. */
-interface App {
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }>
-  channel: ChannelClient
-  /** The next event of that name on the channel, skipping others. */
-  next(eventName: string): Promise<Record<string, unknown>>
-}
-
-let service: TestService
-let listeners: Listeners
-let base = ''
-const channels: ChannelClient[] = []
-
+let world: ApiWorld
 beforeEach(async () => {
-  service = await startTestService()
-  listeners = await startListeners(service.app, { host: '127.0.0.1', httpPort: 0 })
-  service.running.platform.urls.httpPort = listeners.httpPort
-  base = `http://127.0.0.1:${listeners.httpPort}`
+  world = await ApiWorld.start()
 })
-afterEach(async () => {
-  for (const channel of channels.splice(0)) channel.close()
-  await listeners.close()
-  await service.close()
-})
+afterEach(() => world.close())
 
-async function app(loginName: string): Promise<App> {
-  const cookie = await openSession(service.app, loginName)
-  const call: App['call'] = async (method, path, body) => {
-    const response = await fetch(`${base}${V1}${path}`, {
-      method,
-      headers: { cookie, ...(body !== undefined && { 'content-type': 'application/json' }) },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    })
-    const text = await response.text()
-    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) }
-  }
-  const subscribed = await call('POST', '/subscriptions', {
-    filter: { selectors: [{ names: ['telephony'] }, { names: ['routingManagement'] }] },
-    version: '1.0',
-  })
-  expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200)
-  const channel = await openChannel(
-    (subscribed.body as { privatePollingUrl: string }).privatePollingUrl,
-  )
-  channels.push(channel)
-  expect(await channel.next(LINE_TIMEOUT_MS)).toMatchObject({ eventName: 'OnChannelInformation' })
-  const next = async (eventName: string) => {
-    for (;;) {
-      const event = await channel.next(LINE_TIMEOUT_MS)
-      if (event['eventName'] === eventName) return event
-    }
-  }
-  return { call, channel, next }
-}
+const app = (loginName: string) => world.app(loginName, PACKAGES)
 
 /** The callRef of the one call `user` has. */
 async function onlyCallOf(user: App): Promise<string> {
@@ -82,10 +33,10 @@ describe('routing over real sockets', () => {
     const alice = await app('alice')
     const bob = await app('bob')
     // The Node SDK's activateDnd: POST with a JSON content type and no body.
-    const activated = await fetch(`${base}${V1}/routing/dnd`, {
+    const activated = await fetch(`${world.base}/api/rest/1.0/routing/dnd`, {
       method: 'POST',
       headers: {
-        cookie: await openSession(service.app, 'bob'),
+        cookie: await openSession(world.service.app, 'bob'),
         'content-type': 'application/json',
       },
     })
@@ -124,10 +75,10 @@ describe('routing over real sockets', () => {
     await alice.call('POST', '/telephony/calls', { deviceId: '1001', callee: '1002' })
     const callRef = await onlyCallOf(alice)
     expect(await bob.next('OnCallCreated')).toMatchObject({ callRef })
-    await service.clock.advance(RINGING_MS - 1)
+    await world.service.clock.advance(RINGING_MS - 1)
     expect((await karim.call('GET', '/telephony/calls')).body).toEqual({ calls: [] })
 
-    await service.clock.advance(1)
+    await world.service.clock.advance(1)
     expect(await bob.next('OnCallRemoved')).toMatchObject({
       callRef,
       cause: 'FORWARDED',
