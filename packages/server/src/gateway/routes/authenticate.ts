@@ -13,6 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { API_PATH, baseOrigins } from '../base-urls.js'
 import { writeSessionCookie } from '../cookies.js'
 import { errorResponses } from '../error-responses.js'
+import { theOneParameter } from '../one-parameter.js'
 import { RestError } from '../rest-error.js'
 
 const REALM = 'Basic realm="Openness", charset="UTF-8"'
@@ -174,15 +175,7 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const query = request.query as Record<string, string | undefined>
-      const given = parameters.filter((name) => query[name] !== undefined)
-      const [parameter] = given
-      if (parameter === undefined || given.length > 1)
-        throw new RestError(
-          'BAD_PARAMETER',
-          given.length === 0
-            ? `One query parameter is required among ${parameters.join(', ')}`
-            : `Only one query parameter at a time: got ${given.join(', ')}`,
-        )
+      const parameter = theOneParameter(query, parameters)
       const target = applicationTarget(request, query[parameter] as string)
       if (target === undefined)
         throw new RestError(

@@ -9,6 +9,7 @@ import type { ComRecordFilter } from '../../platform/comlog/com-record.js'
 import { PlatformError } from '../../platform/platform-error.js'
 import { loginNameRule } from '../access.js'
 import { errorResponses } from '../error-responses.js'
+import { LoginNameQuery, loginNameParameter } from '../login-name-query.js'
 
 const tags = ['comlog']
 
@@ -16,13 +17,9 @@ const tags = ['comlog']
 export const DEFAULT_COMLOG_LIMIT = 100
 export const MAX_COMLOG_LIMIT = 1000
 
-const loginName = Type.Optional(
-  Type.String({ description: 'the user an administrator session acts for; ignored for a user' }),
-)
-
 /** The selection the query and the delete by filter share (wire facts 8.2). */
 const FilterQuery = {
-  loginName,
+  loginName: loginNameParameter,
   afterDate: Type.Optional(
     Type.String({
       description: 'records that began at or after this date (ISO 8601, or any date text)',
@@ -56,9 +53,9 @@ const DeleteQuery = Type.Object({
   ),
 })
 
-const AcknowledgeQuery = Type.Object({ acknowledge: Type.Boolean(), loginName })
+const AcknowledgeQuery = Type.Object({ acknowledge: Type.Boolean(), loginName: loginNameParameter })
 const RecordParams = Type.Object({ recordId: Type.String({ pattern: '^[0-9]+$' }) })
-const LoginQuery = Type.Object({ loginName })
+
 const noContent = { 204: Type.Null() }
 
 export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -103,7 +100,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'One of the user’s records',
         tags,
         params: RecordParams,
-        querystring: LoginQuery,
+        querystring: LoginNameQuery,
         response: { 200: ComRecord, ...errorResponses(404) },
       },
     },
@@ -120,7 +117,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Delete one of the user’s records',
         tags,
         params: RecordParams,
-        querystring: LoginQuery,
+        querystring: LoginNameQuery,
         response: { ...noContent, ...errorResponses(404) },
       },
     },

@@ -2,10 +2,11 @@
  * The event summary (service `EventSummary`, `/eventSummary`; wire facts 8.1, docs/event-summary.md): the
  * counters of what waits for the acting user.
  */
-import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { EventSummary } from '@openness/wire'
 import { loginNameRule } from '../access.js'
 import { errorResponses } from '../error-responses.js'
+import { LoginNameQuery } from '../login-name-query.js'
 
 export const eventSummaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.platform.services.provide('EventSummary')
@@ -16,11 +17,7 @@ export const eventSummaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         summary: 'The counters of missed calls, voice messages and call back requests of the user',
         tags: ['eventSummary'],
-        querystring: Type.Object({
-          loginName: Type.Optional(
-            Type.String({ description: 'the user an administrator session acts for' }),
-          ),
-        }),
+        querystring: LoginNameQuery,
         response: { 200: EventSummary, ...errorResponses() },
       },
     },

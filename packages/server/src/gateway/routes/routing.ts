@@ -19,17 +19,9 @@ import type { RoutingUser } from '../../platform/routing/routing-service.js'
 import { routingUserOf } from '../../platform/routing/routing-user.js'
 import { loginNameRule } from '../access.js'
 import { errorResponses } from '../error-responses.js'
+import { LoginNameQuery } from '../login-name-query.js'
 
 const tags = ['routing']
-
-const LoginQuery = Type.Object({
-  loginName: Type.Optional(
-    Type.String({
-      description:
-        'the user an administrator session acts for (required then); ignored for a user session',
-    }),
-  ),
-})
 
 /** The body of the POSTs that carry none (the Node SDK sends Content-Type JSON with an empty body). */
 const NoBody = Type.Optional(Type.Object({}, { additionalProperties: false }))
@@ -53,12 +45,12 @@ const changeResponses = { ...noContent, ...errorResponses(400) }
 
 /** The schema of a change with a body. */
 function change<B extends TSchema>(summary: string, body: B) {
-  return { schema: { summary, tags, querystring: LoginQuery, body, response: changeResponses } }
+  return { schema: { summary, tags, querystring: LoginNameQuery, body, response: changeResponses } }
 }
 
 /** The schema of a change without a body (the DELETEs). */
 function removal(summary: string) {
-  return { schema: { summary, tags, querystring: LoginQuery, response: changeResponses } }
+  return { schema: { summary, tags, querystring: LoginNameQuery, response: changeResponses } }
 }
 
 /** Answers 200 with `route`, or 200 with an empty body when there is none. */
@@ -70,7 +62,7 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.platform.services.provide('Routing')
   const routing = () => app.platform.routing
   const changed = (reply: FastifyReply) => reply.code(204).send(null)
-  const read = { querystring: LoginQuery, tags }
+  const read = { querystring: LoginNameQuery, tags }
   app.get(
     '/',
     {

@@ -21,7 +21,7 @@ import { clientDialectOf } from '../../platform/subscriptions/client-dialect.js'
 import { ownUserFor, sessionOf, userFor } from '../access.js'
 import { API_V1_PATH } from '../base-urls.js'
 import { errorResponses } from '../error-responses.js'
-import { RestError } from '../rest-error.js'
+import { theOneParameter } from '../one-parameter.js'
 
 const LoginParams = Type.Object({ loginName: Type.String({ minLength: 1 }) })
 const config = { session: 'open' as const }
@@ -59,15 +59,7 @@ export function lookUpUser(
   query: Partial<Record<UserLookupKey, string>>,
   base: string,
 ) {
-  const given = lookupKeysIn(query)
-  const [key] = given
-  if (key === undefined || given.length > 1)
-    throw new RestError(
-      'BAD_PARAMETER',
-      given.length === 0
-        ? `One query parameter is required among ${LOOKUP_KEYS.join(', ')}`
-        : `Only one query parameter at a time: got ${given.join(', ')}`,
-    )
+  const key = theOneParameter(query, LOOKUP_KEYS)
   const value = query[key] as string
   const { directory } = request.server.platform
   const user = directory.findUserBy(key, value)
