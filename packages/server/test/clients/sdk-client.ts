@@ -7,9 +7,9 @@
  * Everything here is written from the census and the wire facts; nothing is taken from the SDKs' code.
  */
 import { expect } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
-import { startTestService, type TestService } from '../support/test-service.js'
+import { LoopbackService } from '../support/loopback-service.js'
+import type { TestService } from '../support/test-service.js'
 
 /** How one SDK speaks HTTP. */
 export interface ClientProfile {
@@ -62,25 +62,24 @@ export interface Answer {
 
 /** The service on a loopback listener, shared by the clients of one suite. */
 export class ClientWorld {
-  private readonly channels: ChannelClient[] = []
-
-  private constructor(
-    readonly service: TestService,
-    private readonly listeners: Listeners,
-    readonly origin: string,
-  ) {}
+  private constructor(private readonly loopback: LoopbackService) {}
 
   static async start(): Promise<ClientWorld> {
-    const service = await startTestService()
-    const listeners = await startListeners(service.app, { host: '127.0.0.1', httpPort: 0 })
-    service.running.platform.urls.httpPort = listeners.httpPort
-    return new ClientWorld(service, listeners, `http://127.0.0.1:${listeners.httpPort}`)
+    return new ClientWorld(await LoopbackService.start())
+  }
+
+  get service(): TestService {
+    return this.loopback.service
+  }
+
+  /** `http://127.0.0.1:<port>`. */
+  get origin(): string {
+    return this.loopback.origin
   }
 
   /** Opens a polling URL as the SDKs do (POST, empty body, no session cookie) and reads `Chunk started`. */
   async openChannel(pollingUrl: string): Promise<ChannelClient> {
-    const channel = await openChannel(pollingUrl)
-    this.channels.push(channel)
+    const channel = this.loopback.track(await openChannel(pollingUrl))
     expect(channel.status).toBe(200)
     expect(await channel.next()).toEqual({
       eventName: 'OnChannelInformation',
@@ -89,10 +88,8 @@ export class ClientWorld {
     return channel
   }
 
-  async close(): Promise<void> {
-    for (const channel of this.channels.splice(0)) channel.close()
-    await this.listeners.close()
-    await this.service.close()
+  close(): Promise<void> {
+    return this.loopback.close()
   }
 }
 

@@ -4,9 +4,9 @@
  * event channel past `Chunk started`.
  */
 import { expect } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
-import { openSession, startTestService, type TestService } from '../support/test-service.js'
+import { LoopbackService } from '../support/loopback-service.js'
+import { openSession, type TestService } from '../support/test-service.js'
 
 const V1 = '/api/rest/1.0'
 export const LINE_TIMEOUT_MS = 1_000
@@ -21,19 +21,19 @@ export interface App {
 
 /** The service with its listener, and the applications logged in on it. */
 export class ApiWorld {
-  private readonly channels: ChannelClient[] = []
-
-  private constructor(
-    readonly service: TestService,
-    private readonly listeners: Listeners,
-    readonly base: string,
-  ) {}
+  private constructor(private readonly loopback: LoopbackService) {}
 
   static async start(): Promise<ApiWorld> {
-    const service = await startTestService()
-    const listeners = await startListeners(service.app, { host: '127.0.0.1', httpPort: 0 })
-    service.running.platform.urls.httpPort = listeners.httpPort
-    return new ApiWorld(service, listeners, `http://127.0.0.1:${listeners.httpPort}`)
+    return new ApiWorld(await LoopbackService.start())
+  }
+
+  get service(): TestService {
+    return this.loopback.service
+  }
+
+  /** `http://127.0.0.1:<port>`. */
+  get base(): string {
+    return this.loopback.origin
   }
 
   /** `loginName` logged in, subscribed to `packages` (one selector each), its channel open. */
@@ -53,10 +53,9 @@ export class ApiWorld {
       version: '1.0',
     })
     expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200)
-    const channel = await openChannel(
-      (subscribed.body as { privatePollingUrl: string }).privatePollingUrl,
+    const channel = this.loopback.track(
+      await openChannel((subscribed.body as { privatePollingUrl: string }).privatePollingUrl),
     )
-    this.channels.push(channel)
     expect(await channel.next(LINE_TIMEOUT_MS)).toMatchObject({
       eventName: 'OnChannelInformation',
     })
@@ -69,9 +68,7 @@ export class ApiWorld {
     return { call, channel, next }
   }
 
-  async close(): Promise<void> {
-    for (const channel of this.channels.splice(0)) channel.close()
-    await this.listeners.close()
-    await this.service.close()
+  close(): Promise<void> {
+    return this.loopback.close()
   }
 }

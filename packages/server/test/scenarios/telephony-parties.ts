@@ -7,9 +7,9 @@ import { CallCause, CallData, Calls, Leg, Participant, UserState } from '@openne
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { expect } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
-import { openSession, startTestService, type TestService } from '../support/test-service.js'
+import { LoopbackService } from '../support/loopback-service.js'
+import { openSession, type TestService } from '../support/test-service.js'
 
 /** The telephony base path. */
 export const T = '/api/rest/1.0/telephony'
@@ -203,20 +203,19 @@ export function digest(event: ChannelEvent): Digest {
 
 /** The service with its loopback listener, and the parties logged in on it. */
 export class TelephonyScenario {
-  private readonly channels: ChannelClient[] = []
-
-  private constructor(
-    readonly service: TestService,
-    private readonly listeners: Listeners,
-    readonly base: string,
-  ) {}
+  private constructor(private readonly loopback: LoopbackService) {}
 
   /** Starts the service over the demo directory and binds a plain-HTTP listener on a free loopback port. */
   static async start(): Promise<TelephonyScenario> {
-    const service = await startTestService()
-    const listeners = await startListeners(service.app, { host: '127.0.0.1', httpPort: 0 })
-    service.running.platform.urls.httpPort = listeners.httpPort
-    return new TelephonyScenario(service, listeners, `http://127.0.0.1:${listeners.httpPort}`)
+    return new TelephonyScenario(await LoopbackService.start())
+  }
+
+  get service(): TestService {
+    return this.loopback.service
+  }
+
+  get base(): string {
+    return this.loopback.origin
   }
 
   /** Logs `loginName` in, subscribes to its telephony events and opens its channel past "Chunk started". */
@@ -231,7 +230,7 @@ export class TelephonyScenario {
     expect(response.status, JSON.stringify(subscription)).toBe(200)
     expect(subscription.status).toBe('ACCEPTED')
     const channel = await openChannel(subscription.privatePollingUrl)
-    this.channels.push(channel)
+    this.loopback.track(channel)
     expect(channel.status).toBe(200)
     expect(await channel.next(LINE_TIMEOUT_MS)).toEqual({
       eventName: 'OnChannelInformation',
@@ -250,9 +249,7 @@ export class TelephonyScenario {
   }
 
   /** Closes every channel, the listener and the service. */
-  async close(): Promise<void> {
-    for (const channel of this.channels.splice(0)) channel.close()
-    await this.listeners.close()
-    await this.service.close()
+  close(): Promise<void> {
+    return this.loopback.close()
   }
 }
