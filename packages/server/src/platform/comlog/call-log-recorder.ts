@@ -49,11 +49,14 @@ interface Part {
   heldSince?: number
   holdMs: number
   leg?: string
-  legs: Record<string, string>
-  parties: Record<string, { identity: PartyInfo; anonymous?: boolean }>
+  /** The state of each of the user's legs, by device id. */
+  legs: Map<string, string>
+  /** The other parties as last described by the events, by participant id. */
+  parties: Map<string, Participant>
   initialCalled?: PartyInfo
   associatedData?: string
-  causes: string[]
+  /** The notable causes met, in order; replaced, never changed in place (clones share it). */
+  causes: readonly string[]
   transferredBy?: string
 }
 
@@ -65,6 +68,9 @@ export interface LogChanges {
 }
 
 type CallEvent = PlatformEvent & { callRef: string }
+
+/** The parts a command changed, by callRef then login name; `null` for a part that ended. */
+type Changed = Map<string, Map<string, Part | null>>
 
 export class CallLogRecorder {
   /** The parts in progress by callRef, then login name. */
@@ -82,11 +88,10 @@ export class CallLogRecorder {
       for (const { endpoint, state } of call.connections) {
         if (endpoint.loginName === undefined || parts.has(endpoint.loginName)) continue
         const callee = endpoint.loginName === call.initialCalled.loginName
-        parts.set(endpoint.loginName, {
-          ...newPart(endpoint.loginName, callee ? 'CALLEE' : 'CALLER', call.createdAt),
-          ...((state === 'ACTIVE' || state === 'HELD') && { answeredAt: call.createdAt }),
-          ...(endpoint.deviceId !== undefined && { leg: endpoint.deviceId }),
-        })
+        const part = newPart(endpoint.loginName, callee ? 'CALLEE' : 'CALLER', call.createdAt)
+        if (state === 'ACTIVE' || state === 'HELD') part.answeredAt = call.createdAt
+        if (endpoint.deviceId !== undefined) part.leg = endpoint.deviceId
+        parts.set(endpoint.loginName, part)
       }
       if (parts.size > 0) this.#parts.set(call.callRef, parts)
     }
@@ -99,52 +104,84 @@ export class CallLogRecorder {
     return size
   }
 
-  /** Reads a command's events, at `now`: the records of the users who left a call. */
+  /**
+   * Reads a command's events, at `now`: the records of the users who left a call. Works on copies of the
+   * parts the events touch (the others are not copied), kept by `commit`.
+   */
   observe(events: readonly PlatformEvent[], now: number): LogChanges {
-    const work = new Map<string, Map<string, Part>>()
+    const changed: Changed = new Map()
     const drafts: ComRecordDraft[] = []
-    const partsOf = (callRef: string): Map<string, Part> => {
-      let parts = work.get(callRef)
-      if (parts === undefined) {
-        const kept = this.#parts.get(callRef)
-        parts = new Map([...(kept ?? [])].map(([login, part]) => [login, clonePart(part)]))
-        work.set(callRef, parts)
-      }
-      return parts
-    }
     for (const event of events) {
       if (!isCallEvent(event)) continue
       const { loginName, callRef } = event
-      if (event.eventName === 'OnCallCreated') {
-        partsOf(callRef).set(loginName, this.#created(event, now))
-        continue
-      }
-      if (event.eventName === 'OnCallModified') {
-        const previous = event['previousCallRef']
-        if (typeof previous === 'string' && previous !== callRef) {
-          const moved = partsOf(previous).get(loginName)
-          partsOf(previous).delete(loginName)
-          if (moved !== undefined && !partsOf(callRef).has(loginName))
-            partsOf(callRef).set(loginName, moved)
+      switch (event.eventName) {
+        case 'OnCallCreated':
+          this.#put(changed, callRef, loginName, this.#created(event, now))
+          break
+        case 'OnCallModified': {
+          const previous = event['previousCallRef']
+          if (typeof previous === 'string' && previous !== callRef) {
+            const moved = this.#get(changed, previous, loginName)
+            this.#put(changed, previous, loginName, null)
+            if (moved !== undefined && this.#get(changed, callRef, loginName) === undefined)
+              this.#put(changed, callRef, loginName, moved)
+          }
+          let part = this.#get(changed, callRef, loginName)
+          if (part === undefined) {
+            part = newPart(loginName, 'CALLER', now)
+            this.#put(changed, callRef, loginName, part)
+          }
+          follow(part, event, now)
+          break
         }
-        const part = partsOf(callRef).get(loginName) ?? newPart(loginName, 'CALLER', now)
-        partsOf(callRef).set(loginName, part)
-        follow(part, event, now)
-        continue
-      }
-      if (event.eventName === 'OnCallRemoved') {
-        const part = partsOf(callRef).get(loginName)
-        partsOf(callRef).delete(loginName)
-        if (part !== undefined) drafts.push(this.#draft(part, callRef, event['cause'], now))
+        case 'OnCallRemoved': {
+          const part = this.#get(changed, callRef, loginName)
+          this.#put(changed, callRef, loginName, null)
+          if (part !== undefined) drafts.push(this.#draft(part, callRef, event['cause'], now))
+        }
       }
     }
-    return {
-      drafts,
-      commit: () => {
-        for (const [callRef, parts] of work)
-          if (parts.size === 0) this.#parts.delete(callRef)
-          else this.#parts.set(callRef, parts)
-      },
+    return { drafts, commit: () => this.#keep(changed) }
+  }
+
+  /** The user's part in the call as the command left it so far: a copy, made at the first touch. */
+  #get(changed: Changed, callRef: string, loginName: string): Part | undefined {
+    let parts = changed.get(callRef)
+    if (parts === undefined) {
+      parts = new Map()
+      changed.set(callRef, parts)
+    }
+    const part = parts.get(loginName)
+    if (part !== undefined) return part ?? undefined
+    const kept = this.#parts.get(callRef)?.get(loginName)
+    if (kept === undefined) return undefined
+    const copy = clonePart(kept)
+    parts.set(loginName, copy)
+    return copy
+  }
+
+  #put(changed: Changed, callRef: string, loginName: string, part: Part | null): void {
+    let parts = changed.get(callRef)
+    if (parts === undefined) {
+      parts = new Map()
+      changed.set(callRef, parts)
+    }
+    parts.set(loginName, part)
+  }
+
+  #keep(changed: Changed): void {
+    for (const [callRef, parts] of changed) {
+      let kept = this.#parts.get(callRef)
+      for (const [loginName, part] of parts) {
+        if (part !== null) {
+          if (kept === undefined) {
+            kept = new Map()
+            this.#parts.set(callRef, kept)
+          }
+          kept.set(loginName, part)
+        } else kept?.delete(loginName)
+      }
+      if (kept?.size === 0) this.#parts.delete(callRef)
     }
   }
 
@@ -152,11 +189,11 @@ export class CallLogRecorder {
     const callData = event['callData'] as Call['callData']
     const cause = event['cause']
     const initial = callData?.initialCalled?.id
-    const legs = (event['legs'] as Leg[] | undefined) ?? []
+    const legs = event['legs'] as Leg[] | undefined
     const called =
       initial !== undefined &&
       (initial.loginName === event.loginName ||
-        legs.some((leg) => leg.deviceId === initial.phoneNumber))
+        (legs?.some((leg) => leg.deviceId === initial.phoneNumber) ?? false))
     const role: ComRecordRole =
       called || (typeof cause === 'string' && CALLEE_ARRIVALS.has(cause)) ? 'CALLEE' : 'CALLER'
     const part = newPart(event.loginName, role, now)
@@ -190,19 +227,20 @@ export class CallLogRecorder {
       ...(part.leg !== undefined && { leg: part.leg }),
     }
     const remotePartyIds = new Set<string>()
-    const others = Object.entries(part.parties).map(([participantId, party]) => {
+    const participants: ComRecordParticipant[] = [own]
+    for (const [participantId, party] of part.parties) {
+      const identity = identityOf(party)
       remotePartyIds.add(participantId)
-      if (party.identity.id.loginName) remotePartyIds.add(party.identity.id.loginName)
-      if (party.identity.id.phoneNumber) remotePartyIds.add(party.identity.id.phoneNumber)
-      return {
+      if (identity.id.loginName) remotePartyIds.add(identity.id.loginName)
+      if (identity.id.phoneNumber) remotePartyIds.add(identity.id.phoneNumber)
+      participants.push({
         role: remoteRole,
         answered,
-        identity: party.identity,
+        identity,
         ...(party.anonymous && { anonymous: true }),
         reason,
-      } satisfies ComRecordParticipant
-    })
-    const iso = (ms: number) => new Date(ms).toISOString()
+      })
+    }
     return {
       loginName: part.loginName,
       beginAt: part.beginAt,
@@ -213,10 +251,10 @@ export class CallLogRecorder {
       remotePartyIds: [...remotePartyIds],
       record: {
         comRef: callRef,
-        participants: [own, ...others],
-        beginDate: iso(part.beginAt),
-        ...(part.answeredAt !== undefined && { convDate: iso(part.answeredAt) }),
-        endDate: iso(now),
+        participants,
+        beginDate: new Date(part.beginAt).toISOString(),
+        ...(part.answeredAt !== undefined && { convDate: new Date(part.answeredAt).toISOString() }),
+        endDate: new Date(now).toISOString(),
         holdDuration: Math.round(part.holdMs / 1000),
         ...(part.transferredBy !== undefined && { transferredBy: part.transferredBy }),
         ...(part.associatedData !== undefined && { associatedData: part.associatedData }),
@@ -226,11 +264,20 @@ export class CallLogRecorder {
 }
 
 function newPart(loginName: string, role: ComRecordRole, now: number): Part {
-  return { loginName, role, beginAt: now, holdMs: 0, legs: {}, parties: {}, causes: [] }
+  return {
+    loginName,
+    role,
+    beginAt: now,
+    holdMs: 0,
+    legs: new Map(),
+    parties: new Map(),
+    causes: [],
+  }
 }
 
+/** A copy that a command can change without touching the original (causes are never changed in place). */
 function clonePart(part: Part): Part {
-  return { ...part, legs: { ...part.legs }, parties: { ...part.parties }, causes: [...part.causes] }
+  return { ...part, legs: new Map(part.legs), parties: new Map(part.parties) }
 }
 
 function isCallEvent(event: PlatformEvent): event is CallEvent {
@@ -239,42 +286,55 @@ function isCallEvent(event: PlatformEvent): event is CallEvent {
 
 /** Updates a part from an OnCallCreated or OnCallModified of its user. */
 function follow(part: Part, event: CallEvent, now: number): void {
-  const list = <T>(key: string) => (event[key] as T[] | undefined) ?? []
-  for (const leg of [...list<Leg>('legs'), ...list<Leg>('addedLegs'), ...list<Leg>('modifiedLegs')])
-    part.legs[leg.deviceId] = leg.state
-  for (const leg of list<Leg>('removedLegs')) delete part.legs[leg.deviceId]
-  part.leg ??= Object.keys(part.legs)[0]
-  const states = Object.values(part.legs)
-  if (states.includes('ACTIVE')) {
+  setLegs(part, event['legs'])
+  setLegs(part, event['addedLegs'])
+  setLegs(part, event['modifiedLegs'])
+  const removedLegs = event['removedLegs'] as readonly Leg[] | undefined
+  if (removedLegs !== undefined) for (const leg of removedLegs) part.legs.delete(leg.deviceId)
+  if (part.leg === undefined) for (const deviceId of part.legs.keys()) part.leg ??= deviceId
+  let active = false
+  let held = false
+  for (const state of part.legs.values()) {
+    if (state === 'ACTIVE') active = true
+    else if (state === 'HELD') held = true
+  }
+  if (active) {
     part.answeredAt ??= now
     if (part.heldSince !== undefined) part.holdMs += now - part.heldSince
     delete part.heldSince
-  } else if (states.includes('HELD')) {
+  } else if (held) {
     part.answeredAt ??= now
     part.heldSince ??= now
   }
-  for (const participant of [
-    ...list<Participant>('participants'),
-    ...list<Participant>('addedParticipants'),
-    ...list<Participant>('modifiedParticipants'),
-  ]) {
-    const identity = participant.identity ?? { id: { phoneNumber: participant.participantId } }
-    part.parties[participant.participantId] = {
-      identity,
-      ...(participant.anonymous && { anonymous: true }),
-    }
-  }
+  setParties(part, event['participants'])
+  setParties(part, event['addedParticipants'])
+  setParties(part, event['modifiedParticipants'])
   const cause = event['cause']
   if (typeof cause === 'string' && NOTABLE_CAUSES.has(cause) && !part.causes.includes(cause))
-    part.causes.push(cause)
+    part.causes = [...part.causes, cause]
   if (cause === 'TRANSFERRED') {
-    const by = list<string>('removedParticipantIds')[0]
-    const party = by === undefined ? undefined : part.parties[by]
-    if (by !== undefined) part.transferredBy = party?.identity.id.loginName ?? by
+    const by = (event['removedParticipantIds'] as readonly string[] | undefined)?.[0]
+    if (by !== undefined) part.transferredBy = part.parties.get(by)?.identity?.id.loginName ?? by
   }
   const callData = event['callData'] as Call['callData']
   if (callData?.initialCalled !== undefined) part.initialCalled ??= callData.initialCalled
   if (callData?.associatedData !== undefined) part.associatedData = callData.associatedData
+}
+
+function setLegs(part: Part, legs: unknown): void {
+  if (legs === undefined) return
+  for (const leg of legs as readonly Leg[]) part.legs.set(leg.deviceId, leg.state)
+}
+
+function setParties(part: Part, participants: unknown): void {
+  if (participants === undefined) return
+  for (const participant of participants as readonly Participant[])
+    part.parties.set(participant.participantId, participant)
+}
+
+/** A party's identity; a party the engine describes without one is known by its participant id. */
+function identityOf(party: Participant): PartyInfo {
+  return party.identity ?? { id: { phoneNumber: party.participantId } }
 }
 
 /**
@@ -326,15 +386,15 @@ function reasonOf(
  * of another party (a park slot is a SERVICE party too, on another number).
  */
 function reachedVoicemail(part: Part, directory: TelephonyDirectory): boolean {
-  const services = Object.values(part.parties).filter(
-    (party) => party.identity.type?.main === 'SERVICE',
+  const services = [...part.parties.values()].filter(
+    (party) => party.identity?.type?.main === 'SERVICE',
   )
   if (services.length === 0) return false
   const logins = new Set([part.loginName])
-  for (const party of Object.values(part.parties))
-    if (party.identity.id.loginName !== undefined) logins.add(party.identity.id.loginName)
+  for (const party of part.parties.values())
+    if (party.identity?.id.loginName !== undefined) logins.add(party.identity.id.loginName)
   const voicemails = new Set(
     [...logins].map((login) => directory.featuresOf?.(login)?.voicemail).filter(Boolean),
   )
-  return services.some((party) => voicemails.has(party.identity.id.phoneNumber))
+  return services.some((party) => voicemails.has(party.identity?.id.phoneNumber))
 }
