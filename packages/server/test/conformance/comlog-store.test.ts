@@ -5,10 +5,13 @@ import { SqlComlogStore } from '../../src/storage/sql/sql-comlog-store.js'
 import { comlogStoreConformance } from './comlog-store.js'
 import { onEverySqlTarget } from './sql-targets.js'
 
-/** Opens the log and the call store over one database; `empty` clears the log first. */
+/** Opens the log and the call store over one database; `empty` clears the log and its index first. */
 async function open(target: DatabaseTarget, empty = false) {
   const db = callTables(await openDatabase(target))
-  if (empty) await db.deleteFrom('comlog_record').execute()
+  if (empty) {
+    await db.deleteFrom('comlog_record').execute()
+    await db.deleteFrom('comlog_user_index').execute()
+  }
   return { store: new SqlComlogStore(db), calls: new SqlCallStore(db) }
 }
 

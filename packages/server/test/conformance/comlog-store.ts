@@ -167,6 +167,56 @@ export function comlogStoreConformance(
       expect((await store.findRecords('bob', {}, { offset: 0, limit: 9 })).totalCount).toBe(1)
     })
 
+    it('finds every record, past the batches that index them, and never the deleted ones', async () => {
+      // More records than one indexing batch (comlog-user-index.ts), in several appends, some past the last
+      // batch: the query sees them all, newest first.
+      const appended: StoredComRecord[] = []
+      for (let day = 0; day < 300; day += 3)
+        appended.push(
+          ...(await append([
+            draft('émile', 'bob', day),
+            draft('émile', 'carol', day + 1),
+            draft('bob', 'émile', day + 2),
+          ])),
+        )
+      const page = await store.findRecords('émile', {}, { offset: 0, limit: 3 })
+      expect(page.totalCount).toBe(200)
+      expect(page.records.map((stored) => stored.record.comRef)).toStrictEqual([
+        'call-298',
+        'call-297',
+        'call-295',
+      ])
+      const newest = appended.at(-2)?.record.recordId ?? 0
+      expect(await store.deleteRecords('émile', [newest])).toHaveLength(1)
+      const after = await store.findRecords('émile', {}, { offset: 0, limit: 1 })
+      expect(after.totalCount).toBe(199)
+      expect(after.records.map((stored) => stored.record.comRef)).toStrictEqual(['call-297'])
+      expect(
+        (await store.findRecords('émile', { role: 'CALLEE' }, { offset: 0, limit: 1 })).totalCount,
+      ).toBe(199)
+    })
+
+    it('never gives the id of a deleted record again, also once opened again', async (context) => {
+      const [first, second] = ids(
+        await append([draft('émile', 'bob', 1), draft('émile', 'bob', 2)]),
+      )
+      expect(await store.deleteRecords('émile', [second ?? 0])).toHaveLength(1)
+      const [third] = ids(await append([draft('émile', 'bob', 3)]))
+      expect(third).toBe((second ?? 0) + 1)
+      if (underTest.reopen === undefined) {
+        context.skip('the adapter keeps nothing once closed')
+        return
+      }
+      expect(await store.deleteRecords('émile', [third ?? 0])).toHaveLength(1)
+      await underTest.calls.close()
+      const reopened = await underTest.reopen()
+      underTest = { ...underTest, ...reopened }
+      const [fourth] = ids(await append([draft('émile', 'bob', 4)], reopened.calls))
+      expect(fourth).toBe((third ?? 0) + 1)
+      const page = await reopened.store.findRecords('émile', {}, { offset: 0, limit: 9 })
+      expect(page.records.map((stored) => stored.record.recordId)).toStrictEqual([fourth, first])
+    })
+
     it('numbers records after the highest id when opened again', async (context) => {
       if (underTest.reopen === undefined) {
         context.skip('the adapter keeps nothing once closed')

@@ -77,7 +77,9 @@ describe('openDatabase', () => {
         expect(foreignKeys.rows).toStrictEqual([{ foreign_keys: 1 }])
         expect(tables.map((table) => table.name).sort()).toStrictEqual([
           'account',
+          'comlog_index_mark',
           'comlog_record',
+          'comlog_user_index',
           'directory_setting',
           'routing_profile',
           'service_state',

@@ -85,12 +85,30 @@ export interface ComlogRecordTable {
   record: string
 }
 
+/**
+ * The communication log's index by user and date (migration 0007): one row per indexed record, written in
+ * batches (docs/comlog.md, "Storage").
+ */
+export interface ComlogUserIndexTable {
+  login_name: string
+  begin_at: number | string
+  record_id: number | string
+}
+
+/** The highest record id in `comlog_user_index`, in the row named `records` (migration 0007). */
+export interface ComlogIndexMarkTable {
+  name: 'records'
+  indexed_through: number | string
+}
+
 /** The tables of the call engine's state, as Kysely sees them (`callTables(db)`), with the log it appends to. */
 export type CallDatabase = {
   telephony_call: TelephonyCallTable
   telephony_device: TelephonyDeviceTable
   telephony_state: TelephonyStateTable
   comlog_record: ComlogRecordTable
+  comlog_user_index: ComlogUserIndexTable
+  comlog_index_mark: ComlogIndexMarkTable
 }
 
 /** Values of the service by name (migration 0004); `value` holds JSON. */

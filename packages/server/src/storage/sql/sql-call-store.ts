@@ -15,8 +15,9 @@ import {
   type TelephonyState,
 } from '../../platform/telephony/telephony-state.js'
 import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
+import { ComRecordAppender, nextComRecordId } from './comlog-record-appender.js'
+import { INDEX_BATCH, indexNewRecords } from './comlog-user-index.js'
 import type { CallDatabase } from './database.js'
-import { appendComRecords, nextComRecordId } from './sql-comlog-store.js'
 
 /** At three parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
 const BATCH_SIZE = 300
@@ -44,6 +45,9 @@ export class SqlCallStore implements CallStore {
   #devices: Readonly<Record<string, DeviceRecord>> | undefined
   /** The id the next record of the log gets; read from the table at the first save that appends one. */
   #nextRecordId: number | undefined
+  readonly #appender = new ComRecordAppender()
+  /** How many records were appended since they were last indexed here (comlog-user-index.ts). */
+  #unindexed = 0
 
   /** Takes `db`, migrated by `openDatabase` and seen through `callTables(db)`. */
   constructor(db: Kysely<CallDatabase>, options: SqlCallStoreOptions = {}) {
@@ -94,7 +98,10 @@ export class SqlCallStore implements CallStore {
     await this.saveWithRecords(state, changes, [])
   }
 
-  /** As `save`, and appends the records to `comlog_record` in the same transaction. */
+  /**
+   * As `save`, and appends the records to `comlog_record` in the same transaction, indexing them by user
+   * and date every INDEX_BATCH records (comlog-user-index.ts).
+   */
   async saveWithRecords(
     state: TelephonyState,
     changes: CallChanges,
@@ -173,15 +180,23 @@ export class SqlCallStore implements CallStore {
       }
       let stored: StoredComRecord[] = []
       let recordId = this.#nextRecordId
+      let unindexed = this.#unindexed
       if (drafts.length > 0) {
         recordId ??= await nextComRecordId(trx)
-        stored = await appendComRecords(trx, drafts, recordId)
+        stored = await this.#appender.append(trx, drafts, recordId)
         recordId += drafts.length
+        unindexed += drafts.length
+        // The index by user and date is written in batches: one page per batch, not one per call's end.
+        if (unindexed >= INDEX_BATCH) {
+          await indexNewRecords(trx)
+          unindexed = 0
+        }
       }
-      return { devicePosition, recordId, stored }
+      return { devicePosition, recordId, stored, unindexed }
     })
     this.#nextDevicePosition = written.devicePosition
     this.#nextRecordId = written.recordId
+    this.#unindexed = written.unindexed
     this.#rest = rest
     this.#devices = state.devices
     return written.stored

@@ -1,25 +1,23 @@
 /**
- * The ComlogStore port on SQLite or PostgreSQL through Kysely (migration 0006): reads and changes one user's
- * records in `comlog_record`, every query going through the index on (login_name, begin_at, record_id).
- * Records are appended by SqlCallStore in the transaction that stores a call's end (`appendComRecords`).
+ * The ComlogStore port on SQLite or PostgreSQL through Kysely (migrations 0006 and 0007): reads and changes
+ * one user's records in `comlog_record`, the queries by date going through `comlog_user_index`, brought up
+ * to date first (comlog-user-index.ts). Records are appended by SqlCallStore in the transaction that stores a
+ * call's end (comlog-record-appender.ts).
  */
 import type { ComRecord } from '@openness/wire'
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type {
   ComRecordChange,
-  ComRecordDraft,
   ComRecordFilter,
   ComRecordPage,
   StoredComRecord,
 } from '../../platform/comlog/com-record.js'
 import type { ComlogStore } from '../../platform/ports.js'
+import { indexNewRecords, unindexRecords } from './comlog-user-index.js'
 import type { CallDatabase, ComlogRecordTable } from './database.js'
 
 /** At most this many ids a statement, under the 999-parameter bound of older SQLite builds. */
 const ID_BATCH = 500
-/** At eleven parameters a row. */
-const ROW_BATCH = 80
-
 type Row = Pick<
   ComlogRecordTable,
   'record_id' | 'login_name' | 'acknowledged' | 'missed' | 'record'
@@ -39,17 +37,24 @@ export class SqlComlogStore implements ComlogStore {
     filter: ComRecordFilter,
     page: { offset: number; limit: number },
   ): Promise<ComRecordPage> {
-    const { total } = await matching(this.#db, loginName, filter)
-      .select((eb) => eb.fn.countAll<number | string>().as('total'))
-      .executeTakeFirstOrThrow()
-    const rows = await matching(this.#db, loginName, filter)
-      .select(['record_id', 'login_name', 'acknowledged', 'missed', 'record'])
-      .orderBy('begin_at', 'desc')
-      .orderBy('record_id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute()
-    return { totalCount: Number(total), records: rows.map(storedRecord) }
+    return this.#db.transaction().execute(async (trx) => {
+      await indexNewRecords(trx)
+      // Without a filter on the records' columns, the count reads the index alone.
+      const { total } = await (onDatesOnly(filter)
+        ? dated(trx, loginName, filter)
+        : matching(trx, loginName, filter)
+      )
+        .select((eb) => eb.fn.countAll<number | string>().as('total'))
+        .executeTakeFirstOrThrow()
+      const rows = await matching(trx, loginName, filter)
+        .select(['r.record_id', 'r.login_name', 'r.acknowledged', 'r.missed', 'r.record'])
+        .orderBy('i.begin_at', 'desc')
+        .orderBy('i.record_id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute()
+      return { totalCount: Number(total), records: rows.map(storedRecord) }
+    })
   }
 
   async findRecord(loginName: string, recordId: number): Promise<StoredComRecord | undefined> {
@@ -97,6 +102,8 @@ export class SqlComlogStore implements ComlogStore {
 
   async deleteRecords(loginName: string, recordIds: readonly number[]): Promise<ComRecordChange[]> {
     return this.#db.transaction().execute(async (trx) => {
+      // Indexed first, so that the ids deleted are under the mark and never given again.
+      await indexNewRecords(trx)
       const deleted: ComRecordChange[] = []
       for (const ids of batches(recordIds)) {
         const rows = await trx
@@ -105,6 +112,11 @@ export class SqlComlogStore implements ComlogStore {
           .where('record_id', 'in', ids)
           .returning(['record_id', 'missed', 'acknowledged'])
           .execute()
+        await unindexRecords(
+          trx,
+          loginName,
+          rows.map((row) => Number(row.record_id)),
+        )
         deleted.push(...rows.map(change))
       }
       return deleted
@@ -113,15 +125,18 @@ export class SqlComlogStore implements ComlogStore {
 
   async deleteMatching(loginName: string, filter: ComRecordFilter): Promise<ComRecordChange[]> {
     return this.#db.transaction().execute(async (trx) => {
+      await indexNewRecords(trx)
       const rows = await matching(trx, loginName, filter)
-        .select(['record_id', 'missed', 'acknowledged'])
+        .select(['r.record_id', 'r.missed', 'r.acknowledged'])
         .execute()
-      for (const ids of batches(rows.map((row) => Number(row.record_id))))
+      for (const ids of batches(rows.map((row) => Number(row.record_id)))) {
         await trx
           .deleteFrom('comlog_record')
           .where('login_name', '=', loginName)
           .where('record_id', 'in', ids)
           .execute()
+        await unindexRecords(trx, loginName, ids)
+      }
       return rows.map(change)
     })
   }
@@ -138,71 +153,40 @@ export class SqlComlogStore implements ComlogStore {
   }
 }
 
-/**
- * Appends records inside the caller's transaction (SqlCallStore.saveWithRecords), numbered from
- * `firstId`; resolves to the stored records.
- */
-export async function appendComRecords(
-  trx: Kysely<CallDatabase>,
-  drafts: readonly ComRecordDraft[],
-  firstId: number,
-): Promise<StoredComRecord[]> {
-  const stored: StoredComRecord[] = []
-  const rows = drafts.map((draft, index) => {
-    const recordId = firstId + index
-    stored.push({
-      loginName: draft.loginName,
-      missed: draft.missed,
-      record: { recordId, ...draft.record, acknowledged: false },
-    })
-    return {
-      record_id: recordId,
-      login_name: draft.loginName,
-      begin_at: draft.beginAt,
-      com_ref: draft.record.comRef,
-      role: draft.role,
-      answered: draft.answered ? 1 : 0,
-      acknowledged: 0,
-      missed: draft.missed ? 1 : 0,
-      reason: draft.reason,
-      remote_ids: `|${draft.remotePartyIds.join('|')}|`,
-      record: JSON.stringify(draft.record),
-    }
-  })
-  for (let start = 0; start < rows.length; start += ROW_BATCH)
-    await trx
-      .insertInto('comlog_record')
-      .values(rows.slice(start, start + ROW_BATCH))
-      .execute()
-  return stored
+/** The user's index entries in the filter's dates (the index alone). */
+function dated(db: Kysely<CallDatabase>, loginName: string, filter: ComRecordFilter) {
+  let query = db.selectFrom('comlog_user_index as i').where('i.login_name', '=', loginName)
+  if (filter.after !== undefined) query = query.where('i.begin_at', '>=', filter.after)
+  if (filter.before !== undefined) query = query.where('i.begin_at', '<=', filter.before)
+  return query
 }
 
-/** One past the highest record id (1 when the log is empty). */
-export async function nextComRecordId(db: Kysely<CallDatabase>): Promise<number> {
-  const { last } = await db
-    .selectFrom('comlog_record')
-    .select((eb) => eb.fn.max('record_id').as('last'))
-    .executeTakeFirstOrThrow()
-  return last === null ? 1 : Number(last) + 1
+/** Whether the filter selects on dates alone (then counting needs the index only). */
+function onDatesOnly(filter: ComRecordFilter): boolean {
+  return (
+    !filter.unacknowledgedOnly &&
+    !filter.unansweredOnly &&
+    filter.role === undefined &&
+    filter.comRef === undefined &&
+    filter.remotePartyId === undefined
+  )
 }
 
-/** The user's records that match the filter. */
-function matching(
-  db: Kysely<CallDatabase>,
-  loginName: string,
-  filter: ComRecordFilter,
-): SelectQueryBuilder<CallDatabase, 'comlog_record', object> {
-  let query = db.selectFrom('comlog_record').where('login_name', '=', loginName)
-  if (filter.after !== undefined) query = query.where('begin_at', '>=', filter.after)
-  if (filter.before !== undefined) query = query.where('begin_at', '<=', filter.before)
-  if (filter.unacknowledgedOnly) query = query.where('acknowledged', '=', 0)
-  if (filter.unansweredOnly) query = query.where('answered', '=', 0)
-  if (filter.role !== undefined) query = query.where('role', '=', filter.role)
-  if (filter.comRef !== undefined) query = query.where('com_ref', '=', filter.comRef)
+/** The user's records that match the filter, through the index (`i`) to the records (`r`). */
+function matching(db: Kysely<CallDatabase>, loginName: string, filter: ComRecordFilter) {
+  let query = dated(db, loginName, filter).innerJoin(
+    'comlog_record as r',
+    'r.record_id',
+    'i.record_id',
+  )
+  if (filter.unacknowledgedOnly) query = query.where('r.acknowledged', '=', 0)
+  if (filter.unansweredOnly) query = query.where('r.answered', '=', 0)
+  if (filter.role !== undefined) query = query.where('r.role', '=', filter.role)
+  if (filter.comRef !== undefined) query = query.where('r.com_ref', '=', filter.comRef)
   if (filter.remotePartyId !== undefined) {
     const escaped = filter.remotePartyId.replace(/[\\%_|]/g, (c) => `\\${c}`)
     // An explicit escape character: SQLite has none by default.
-    query = query.where(sql<boolean>`remote_ids like ${`%|${escaped}|%`} escape '\\'`)
+    query = query.where(sql<boolean>`r.remote_ids like ${`%|${escaped}|%`} escape '\\'`)
   }
   return query
 }

@@ -6,6 +6,7 @@ import { callDevicesMigration } from './0003-call-devices.js'
 import { serviceStateMigration } from './0004-service-state.js'
 import { routingMigration } from './0005-routing.js'
 import { comlogMigration } from './0006-comlog.js'
+import { comlogUserIndexMigration } from './0007-comlog-user-index.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -15,6 +16,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004-service-state': serviceStateMigration,
   '0005-routing': routingMigration,
   '0006-comlog': comlogMigration,
+  '0007-comlog-user-index': comlogUserIndexMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */

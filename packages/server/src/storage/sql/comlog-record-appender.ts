@@ -1,0 +1,116 @@
+/**
+ * Appending the records of the communication log in the transaction that stores a call's end
+ * (SqlCallStore.saveWithRecords): the hot path of the log, one statement per call's end, and the batches
+ * that index the appended records by user and date (comlog-user-index.ts).
+ */
+import { CompiledQuery, type Kysely } from 'kysely'
+import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
+import { indexedThrough } from './comlog-user-index.js'
+import type { CallDatabase, ComlogRecordTable } from './database.js'
+
+/** At eleven parameters a row, a statement stays under the 999-parameter bound of older SQLite builds. */
+const ROW_BATCH = 80
+
+/** The columns of an appended record, in the order of its statement's parameters. */
+const APPEND_COLUMNS = [
+  'record_id',
+  'login_name',
+  'begin_at',
+  'com_ref',
+  'role',
+  'answered',
+  'acknowledged',
+  'missed',
+  'reason',
+  'remote_ids',
+  'record',
+] as const satisfies readonly (keyof ComlogRecordTable)[]
+
+type AppendRow = Pick<ComlogRecordTable, (typeof APPEND_COLUMNS)[number]>
+
+/**
+ * Appends records inside the caller's transaction (SqlCallStore.saveWithRecords), on the hot path of every
+ * call's end: the statement for a number of rows is compiled once (through Kysely, for the dialect) and
+ * then run with new parameters, which spares the query builder's work on every call (docs/performance.md,
+ * "The cost of writing records").
+ */
+export class ComRecordAppender {
+  /** The SQL of the insert of n rows, by n. */
+  readonly #statements = new Map<number, string>()
+
+  /** Appends the records numbered from `firstId`; resolves to the stored records. */
+  async append(
+    trx: Kysely<CallDatabase>,
+    drafts: readonly ComRecordDraft[],
+    firstId: number,
+  ): Promise<StoredComRecord[]> {
+    const stored: StoredComRecord[] = []
+    const rows = drafts.map((draft, index) => {
+      const recordId = firstId + index
+      stored.push({
+        loginName: draft.loginName,
+        missed: draft.missed,
+        record: { recordId, ...draft.record, acknowledged: false },
+      })
+      return {
+        record_id: recordId,
+        login_name: draft.loginName,
+        begin_at: draft.beginAt,
+        com_ref: draft.record.comRef,
+        role: draft.role,
+        answered: draft.answered ? 1 : 0,
+        acknowledged: 0,
+        missed: draft.missed ? 1 : 0,
+        reason: draft.reason,
+        remote_ids: `|${draft.remotePartyIds.join('|')}|`,
+        record: JSON.stringify(draft.record),
+      } satisfies AppendRow
+    })
+    for (let start = 0; start < rows.length; start += ROW_BATCH) {
+      const batch = rows.slice(start, start + ROW_BATCH)
+      const parameters: unknown[] = []
+      for (const row of batch) for (const column of APPEND_COLUMNS) parameters.push(row[column])
+      await trx.executeQuery(CompiledQuery.raw(this.#statement(trx, batch.length), parameters))
+    }
+    return stored
+  }
+
+  /** The insert of `count` rows in the dialect of `db`, its parameters in APPEND_COLUMNS order, row by row. */
+  #statement(db: Kysely<CallDatabase>, count: number): string {
+    let statement = this.#statements.get(count)
+    if (statement === undefined) {
+      const row: AppendRow = {
+        record_id: 0,
+        login_name: '',
+        begin_at: 0,
+        com_ref: '',
+        role: '',
+        answered: 0,
+        acknowledged: 0,
+        missed: 0,
+        reason: '',
+        remote_ids: '',
+        record: '',
+      }
+      statement = db
+        .insertInto('comlog_record')
+        .values(Array.from({ length: count }, () => row))
+        .compile().sql
+      this.#statements.set(count, statement)
+    }
+    return statement
+  }
+}
+
+/**
+ * One past the highest record id, stored or indexed (1 when the log has never had a record): an id is never
+ * given twice, not even after the newest records were deleted, so that a record is never under the index
+ * mark unindexed (comlog-user-index.ts) and a client never sees one id name two records.
+ */
+export async function nextComRecordId(db: Kysely<CallDatabase>): Promise<number> {
+  const { last } = await db
+    .selectFrom('comlog_record')
+    .select((eb) => eb.fn.max('record_id').as('last'))
+    .executeTakeFirstOrThrow()
+  return Math.max(last === null ? 0 : Number(last), await indexedThrough(db)) + 1
+}
