@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       controlHost: '127.0.0.1',
       controlPort: 8090,
       webhookAllowedHosts: '127.0.0.0/8,::1,localhost',
+      comlogRecording: true,
     })
   })
 
@@ -41,6 +42,7 @@ describe('loadConfig', () => {
       POLLING_BASE_URL: 'http://events.example.com:8014',
       WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com, 10.0.0.0/8',
       WEBHOOK_SECRET: 'a-long-signing-secret',
+      COMLOG_RECORDING: 'off',
     })
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -63,6 +65,7 @@ describe('loadConfig', () => {
       pollingBaseUrl: 'http://events.example.com:8014',
       webhookAllowedHosts: 'hooks.example.com, 10.0.0.0/8',
       webhookSecret: 'a-long-signing-secret',
+      comlogRecording: false,
     })
   })
 
@@ -86,6 +89,7 @@ describe('loadConfig', () => {
         PUBLIC_BASE_URL: 'https://pbx.example.com/api',
         TLS_CERT_FILE: '/etc/cert.pem',
         LOG_LEVEL: 'loud',
+        COMLOG_RECORDING: 'yes',
       })
     expect(bad).toThrow(ConfigError)
     expect(bad).toThrow(
@@ -93,6 +97,7 @@ describe('loadConfig', () => {
         'Invalid configuration:',
         '  - HTTP_PORT=eighty: must be an integer from 0 to 65535',
         '  - SESSION_TTL=5: must be an integer from 10 to 86400',
+        '  - COMLOG_RECORDING=yes: must be on or off',
         '  - PUBLIC_BASE_URL=https://pbx.example.com/api: must be an http(s) origin such as https://pbx.example.com:8443 (no path)',
         '  - LOG_LEVEL=loud: must be one of fatal, error, warn, info, debug, trace, silent',
         '  - TLS_CERT_FILE and TLS_KEY_FILE: set both or neither',

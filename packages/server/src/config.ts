@@ -50,6 +50,8 @@ export interface ServiceConfig {
   webhookAllowedHosts: string
   /** Key of the webhook signatures; generated at start when unset. */
   webhookSecret?: string
+  /** Whether the call engine writes the communication log's records (COMLOG_RECORDING, on by default). */
+  comlogRecording: boolean
 }
 
 /** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
@@ -104,6 +106,14 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     }
   }
 
+  const onOff = (name: string, fallback: boolean): boolean => {
+    const raw = text(name)
+    if (raw === undefined) return fallback
+    if (raw === 'on' || raw === 'off') return raw === 'on'
+    problems.push(`${name}=${raw}: must be on or off`)
+    return fallback
+  }
+
   const cookieNames = (name: string): readonly string[] => {
     const raw = text(name)
     if (raw === undefined) return DEFAULT_SESSION_COOKIE_NAMES
@@ -137,6 +147,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     controlHost: text('CONTROL_HOST') ?? '127.0.0.1',
     controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
     webhookAllowedHosts: text('WEBHOOK_ALLOWED_HOSTS') ?? DEFAULT_WEBHOOK_ALLOWED_HOSTS,
+    comlogRecording: onOff('COMLOG_RECORDING', true),
   }
   try {
     new WebhookTargets(config.webhookAllowedHosts)

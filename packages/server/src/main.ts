@@ -135,6 +135,7 @@ async function main(): Promise<void> {
     sessionTtlSeconds: config.sessionTtl,
     sessionCookieNames: config.sessionCookieNames,
     passwordCacheTtlSeconds: config.passwordCacheTtl,
+    comlogRecording: config.comlogRecording,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
     ...(config.pollingBaseUrl && { pollingBaseUrl: config.pollingBaseUrl }),

@@ -105,6 +105,11 @@ export interface PlatformOptions {
   engineSettings?: EngineSettings
   /** Webhook delivery settings. */
   webhooks?: WebhookOptions
+  /**
+   * Whether the call engine writes the communication log's records (default true). Off, the log keeps what
+   * it holds, readable and deletable, and gains nothing (docs/comlog.md, "Turning recording off").
+   */
+  comlogRecording?: boolean
 }
 
 /** A started platform and how to stop it. */
@@ -192,7 +197,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     )
     const comlog = new ComlogService(comlogStore, events, eventSummary)
     const telephony: TelephonyService = await TelephonyService.start({
-      recorder: new CallLogRecorder(telephonyDirectory),
+      ...(options.comlogRecording !== false && {
+        recorder: new CallLogRecorder(telephonyDirectory),
+      }),
       onCommitted: (committed) => comlog.engineCommitted(committed),
       routing: routing.lookup,
       store: callStore,
