@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, Migrator, SqliteDialect } from 'kysely'
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { initialState } from '../../../platform/telephony/telephony-state.js'
 import { callTables, openDatabase } from '../database.js'
@@ -32,22 +32,10 @@ describe('migration 0007 (the log indexed by user and date in a table of its own
         [9, 'alice', 2],
         [8, 'bob', 1],
       ] as const)
-        await callTables(before as Kysely<never>)
-          .insertInto('comlog_record')
-          .values({
-            record_id: id,
-            login_name: login,
-            begin_at: day * 86_400_000,
-            com_ref: `old-${id}`,
-            role: 'CALLER',
-            answered: 1,
-            acknowledged: 0,
-            missed: 0,
-            reason: 'NORMAL',
-            remote_ids: '|x|',
-            record,
-          })
-          .execute()
+        await sql`insert into comlog_record (record_id, login_name, begin_at, com_ref, role, answered,
+          acknowledged, missed, reason, remote_ids, record)
+          values (${id}, ${login}, ${day * 86_400_000}, ${`old-${id}`}, 'CALLER', 1, 0, 0, 'NORMAL', '|x|',
+          ${record})`.execute(before)
       await before.destroy()
 
       const db = callTables(await openDatabase({ kind: 'sqlite', filename }))
@@ -67,7 +55,13 @@ describe('migration 0007 (the log indexed by user and date in a table of its own
               reason: 'NORMAL',
               missed: false,
               remotePartyIds: [],
-              record: { comRef: 'new-call', participants: [], holdDuration: 0 },
+              record: {
+                comRef: 'new-call',
+                participants: [],
+                beginDate: new Date(3 * 86_400_000).toISOString(),
+                endDate: new Date(3 * 86_400_000).toISOString(),
+                holdDuration: 0,
+              },
             },
           ],
         )
