@@ -77,3 +77,17 @@ export const SearchResult = Type.Object(
   { title: 'SearchResult' },
 )
 export type SearchResult = Static<typeof SearchResult>
+
+/**
+ * GET `<directory>`: what a search may ask, this server's own answer at the service's URL (the
+ * specification's change history names a "list of available attributes" without showing it).
+ */
+export const SearchCapabilities = Type.Object(
+  {
+    attributes: Type.Array(enumeration(SEARCH_FIELDS)),
+    operations: Type.Array(enumeration([...SEARCH_OPERATIONS, ...LOGICAL_OPERATIONS])),
+    maxLimit: Type.Integer(),
+  },
+  { title: 'SearchCapabilities' },
+)
+export type SearchCapabilities = Static<typeof SearchCapabilities>

@@ -5,7 +5,15 @@
  * for, at most five at once).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { SearchRequest, SearchResult } from '@openness/wire'
+import {
+  LOGICAL_OPERATIONS,
+  MAX_SEARCH_LIMIT,
+  SEARCH_FIELDS,
+  SEARCH_OPERATIONS,
+  SearchCapabilities,
+  SearchRequest,
+  SearchResult,
+} from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import type { SearchOwner } from '../../platform/directory-search/directory-search-service.js'
@@ -18,6 +26,23 @@ const noContent = { 204: Type.Null() }
 
 export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.platform.services.provide('Directory')
+
+  app.get(
+    '',
+    {
+      schema: {
+        summary: 'What a search may ask: the attributes, the operations and the largest limit',
+        tags,
+        querystring: LoginNameQuery,
+        response: { 200: SearchCapabilities, ...errorResponses() },
+      },
+    },
+    async () => ({
+      attributes: [...SEARCH_FIELDS],
+      operations: [...SEARCH_OPERATIONS, ...LOGICAL_OPERATIONS],
+      maxLimit: MAX_SEARCH_LIMIT,
+    }),
+  )
 
   app.post(
     '/search',
