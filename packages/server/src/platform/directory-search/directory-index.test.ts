@@ -105,6 +105,17 @@ describe('DirectoryIndex', () => {
     expect(logins(index, leaf('firstName', 'CONTAIN', 'e'), 2)).toEqual(['martine', 'lea'])
   })
 
+  it('stops a last-name scan once the list is full, ties on the last name still ordered', () => {
+    const twins = new DirectoryIndex([
+      user('b2', 'Zed', 'Moreau'),
+      user('b1', 'Ann', 'Moreau'),
+      user('c', 'Cy', 'Morel'),
+      user('a', 'Al', 'Mora'),
+    ])
+    expect(logins(twins, leaf('lastName', 'BEGIN_WITH', 'mor'), 2)).toEqual(['a', 'b1'])
+    expect(logins(twins, leaf('lastName', 'BEGIN_WITH', 'mor'), 3)).toEqual(['a', 'b1', 'b2'])
+  })
+
   it('answers contacts as PartyInfo with their vCard path', () => {
     expect(
       index.search(parseCriterion(leaf('id.loginName', 'EQUAL_IGNORE_CASE', 'lea')), 5),

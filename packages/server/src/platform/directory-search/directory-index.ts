@@ -12,6 +12,8 @@ import { searchKey } from './search-key.js'
 
 interface Entry {
   loginName: string
+  /** The last name's key: results are ordered by it first. */
+  lastKey: string
   /** Last name, first name, login: the order of results. */
   order: string
   contact: DirectoryContact
@@ -77,11 +79,20 @@ export class DirectoryIndex {
   search(criterion: Criterion, limit: number): DirectoryContact[] {
     const best: Entry[] = []
     const seen = new Set<number>()
-    for (const slot of this.plan(criterion).slots()) {
+    const plan = this.plan(criterion)
+    for (const slot of plan.slots()) {
       if (seen.has(slot)) continue
       seen.add(slot)
       const entry = this.entries.get(slot)
-      if (entry !== undefined) keepBest(best, entry, limit)
+      if (entry === undefined) continue
+      // Slots in last-name order: once the list is full, a later last name can no longer enter it.
+      if (
+        plan.byLastName &&
+        best.length === limit &&
+        entry.lastKey > (best[limit - 1] as Entry).lastKey
+      )
+        break
+      keepBest(best, entry, limit)
     }
     return best.map((entry) => entry.contact)
   }
@@ -90,9 +101,14 @@ export class DirectoryIndex {
    * The lookup of a criterion: a leaf's own; an OR node's lookups chained; an AND node's cheapest
    * lookup, each slot then checked against the other operands.
    */
-  private plan(criterion: Criterion): Lookup {
-    if (criterion.kind === 'leaf') return this.lookup(criterion)
-    const lookups = criterion.operands.map((operand) => this.plan(operand))
+  private plan(criterion: Criterion): Lookup & { byLastName?: boolean } {
+    if (criterion.kind === 'leaf') {
+      const lookup = this.lookup(criterion)
+      return { ...lookup, byLastName: criterion.field === 'lastName' && lookup.inKeyOrder === true }
+    }
+    const lookups: (Lookup & { byLastName?: boolean })[] = criterion.operands.map((operand) =>
+      this.plan(operand),
+    )
     if (criterion.operation === 'OR')
       return {
         estimate: lookups.reduce((sum, lookup) => sum + lookup.estimate, 0),
@@ -105,10 +121,11 @@ export class DirectoryIndex {
       if (lookup.estimate < (lookups[cheapest] as Lookup).estimate) cheapest = at
     })
     const others = criterion.operands.filter((_, at) => at !== cheapest)
-    const driver = lookups[cheapest] as Lookup
+    const driver = lookups[cheapest] as Lookup & { byLastName?: boolean }
     const matches = (slot: number) => others.every((operand) => this.test(operand, slot))
     return {
       estimate: driver.estimate,
+      byLastName: driver.byLastName === true,
       *slots() {
         for (const slot of driver.slots()) if (matches(slot)) yield slot
       },
@@ -147,11 +164,11 @@ export class DirectoryIndex {
 
   private entryOf(account: UserAccount): Entry {
     const { record } = account
-    const order = [record.lastName, record.firstName]
-      .map((name) => searchKey('lastName', name ?? ''))
-      .concat(account.loginName)
-      .join('\u0000')
-    return { loginName: account.loginName, order, contact: contactOf(account) }
+    const lastKey = searchKey('lastName', record.lastName ?? '')
+    const order = [lastKey, searchKey('firstName', record.firstName ?? ''), account.loginName].join(
+      '\u0000',
+    )
+    return { loginName: account.loginName, lastKey, order, contact: contactOf(account) }
   }
 
   private hasKeys(slot: number, keys: Record<SearchField, string[]>): boolean {

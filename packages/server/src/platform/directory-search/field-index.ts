@@ -10,6 +10,8 @@ import { SortedKeys } from './sorted-keys.js'
 export interface Lookup {
   estimate: number
   slots(): Iterable<number>
+  /** True when the slots come in the order of this attribute's keys (sorted-array lookups). */
+  inKeyOrder?: boolean
 }
 
 export class FieldIndex {
@@ -71,11 +73,19 @@ export class FieldIndex {
   }
 
   equal(key: string): Lookup {
-    return { estimate: this.forward.countPrefix(key), slots: () => this.forward.equalTo(key) }
+    return {
+      estimate: this.forward.countPrefix(key),
+      slots: () => this.forward.equalTo(key),
+      inKeyOrder: true,
+    }
   }
 
   prefix(key: string): Lookup {
-    return { estimate: this.forward.countPrefix(key), slots: () => this.forward.withPrefix(key) }
+    return {
+      estimate: this.forward.countPrefix(key),
+      slots: () => this.forward.withPrefix(key),
+      inKeyOrder: true,
+    }
   }
 
   suffix(key: string): Lookup {
