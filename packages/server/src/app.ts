@@ -19,6 +19,7 @@ import { readinessCheck } from './gateway/plugins/readiness.js'
 import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { comlogRoutes } from './gateway/routes/comlog.js'
+import { directoryRoutes } from './gateway/routes/directory.js'
 import { eventSummaryRoutes } from './gateway/routes/event-summary.js'
 import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
@@ -84,6 +85,7 @@ export async function buildApp(
       await v1.register(routingRoutes, { prefix: '/routing' })
       await v1.register(comlogRoutes, { prefix: '/comlog' })
       await v1.register(eventSummaryRoutes)
+      await v1.register(directoryRoutes, { prefix: '/directory' })
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

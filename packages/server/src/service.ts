@@ -27,6 +27,8 @@ import { ComlogService } from './platform/comlog/comlog-service.js'
 import { EventSummaryService } from './platform/comlog/event-summary.js'
 import { Directory } from './platform/directory/directory.js'
 import { planImport } from './platform/directory/directory-import.js'
+import { DirectoryIndex } from './platform/directory-search/directory-index.js'
+import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
 import { LicensePool } from './platform/licenses/license-pool.js'
 import type { Clock, ClockOffsetStore } from './platform/ports.js'
 import { Readiness } from './platform/readiness.js'
@@ -43,6 +45,7 @@ import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import { TelephonyService } from './platform/telephony/telephony-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
+import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
 import {
   callTables,
   type DatabaseTarget,
@@ -151,6 +154,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const verified = cacheTtl > 0 ? new VerifiedPasswords(clock, cacheTtl) : undefined
     const directory = new Directory(store, source, hasher, clock, events, verified)
     const licenses = new LicensePool(directory.settings.licenses)
+    const searchIndex = new DirectoryIndex(directory.accounts())
+    directory.watch(searchIndex)
+    const directorySearch = new DirectorySearchService(
+      searchIndex,
+      new MemorySearchContextStore(),
+      clock,
+    )
     const ttl = options.sessionTtlSeconds
     const sessions = new SessionManager(directory, licenses, clock, {
       timeToLiveSeconds: ttl,
@@ -179,6 +189,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       new WebhookTargets(options.webhooks?.allowedHosts),
     )
     sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
+    sessions.onSessionClosed((session) => void directorySearch.sessionClosed(session.sessionId))
     sessions.start()
     const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
     const telephonyDirectory = new DirectoryTelephony(directory)
@@ -224,6 +235,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       routing,
       comlog,
       eventSummary,
+      directorySearch,
       clock,
       readiness: new Readiness(clock),
       urls,

@@ -1,6 +1,7 @@
 /** @openness/wire: every record that crosses HTTP, declared once as a TypeBox schema. */
 export * from './authentication.js'
 export * from './comlog.js'
+export * from './directory.js'
 export * from './enumeration.js'
 export * from './errors.js'
 export * from './events.js'

@@ -4,6 +4,7 @@ import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
+import type { DirectorySearchService } from '../platform/directory-search/directory-search-service.js'
 import type { Clock } from '../platform/ports.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
@@ -39,6 +40,8 @@ export interface GatewayPlatform {
   comlog: ComlogService
   /** The counters of what waits for each user (docs/event-summary.md). */
   eventSummary: EventSummaryService
+  /** Directory searches of sessions, polled batch by batch (docs/directory-search.md). */
+  directorySearch: DirectorySearchService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness

@@ -7,6 +7,7 @@ import type {
   StoredComRecord,
 } from './comlog/com-record.js'
 import type { DirectorySettings, StoredAccount } from './directory/account.js'
+import type { SearchContext } from './directory-search/search-context.js'
 import type { RoutingProfile } from './routing/routing-profile.js'
 import type { Subscription } from './subscriptions/subscription.js'
 import type { TelephonyState } from './telephony/telephony-state.js'
@@ -194,4 +195,22 @@ export interface ComlogStore {
   deleteMatching(loginName: string, filter: ComRecordFilter): Promise<ComRecordChange[]>
   /** How many of the user's records are missed calls not acknowledged (the event summary's counter). */
   countUnacknowledgedMissed(loginName: string): Promise<number>
+}
+
+/**
+ * The search contexts of directory searches (docs/directory-search.md): ephemeral, per session, each found
+ * by the user its search acts for. A context whose `expiresAt` has passed is gone: no method returns it.
+ * The memory adapter holds them in the process; the cluster mode keeps them in Redis with the same expiry.
+ */
+export interface SearchContextStore {
+  /** The session's contexts not expired at `now`. */
+  contexts(sessionId: string, now: number): Promise<SearchContext[]>
+  /** The session's context for `loginName`, unless none or expired at `now`. */
+  find(sessionId: string, loginName: string, now: number): Promise<SearchContext | undefined>
+  /** Inserts or replaces the session's context for `context.loginName`. */
+  save(sessionId: string, context: SearchContext): Promise<void>
+  /** Frees the session's context for `loginName`; nothing happens when there is none. */
+  delete(sessionId: string, loginName: string): Promise<void>
+  /** Frees every context of the session (it closed). */
+  deleteSession(sessionId: string): Promise<void>
 }

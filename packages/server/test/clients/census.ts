@@ -82,6 +82,9 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['GET /comlog/records/{}', ALL],
   ['DELETE /comlog/records/{}', ALL],
   ['GET /eventSummary', ALL],
+  ['POST /directory/search', ALL],
+  ['GET /directory/search', ALL],
+  ['DELETE /directory/search', ALL],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -8,6 +8,7 @@
 import { CALL_FLOWS } from './call-flows.js'
 import { COMLOG_FLOWS } from './comlog-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
+import { DIRECTORY_FLOWS } from './directory-flows.js'
 import type { Flow } from './flow-support.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
@@ -21,4 +22,5 @@ export const FLOWS: readonly Flow[] = [
   ...COMPAT_FLOWS,
   ...ROUTING_FLOWS,
   ...COMLOG_FLOWS,
+  ...DIRECTORY_FLOWS,
 ]

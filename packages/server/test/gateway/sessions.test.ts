@@ -361,12 +361,14 @@ describe('licenses held by sessions', () => {
     const info = expectSchema<SessionInfo>(SessionInfo, await get(dave))
     expect(info.capabilities).toEqual(['BASIC_TELEPHONY'])
     // TELEPHONY_BASIC: the telephony service (basicCall) and the state, not the devices (advanced); the
-    // event summary, routing and the communication log need no license (docs/comlog.md, docs/routing.md).
+    // directory search, event summary, routing and the communication log need no license
+    // (docs/directory-search.md, docs/comlog.md, docs/routing.md).
     expect(info.services.map((service) => service.serviceName)).toEqual([
       'Users',
       'Telephony',
       'Logins',
       'State',
+      'Directory',
       'EventSummary',
       'Routing',
       'Comlog',

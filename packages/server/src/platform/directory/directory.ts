@@ -40,8 +40,17 @@ export interface LoginFilter {
   nodeIds?: string[]
 }
 
+/** What follows the accounts the directory holds (the directory search's index). */
+export interface DirectoryWatcher {
+  /** The account is now as given (new or changed). */
+  put(account: StoredAccount): void
+  /** The account no longer exists. */
+  drop(loginName: string): void
+}
+
 /** Users, administrators and directory-wide settings; the one door through which they change. */
 export class Directory {
+  private readonly watchers: DirectoryWatcher[] = []
   private readonly byLoginName = new Map<string, StoredAccount>()
   private readonly byEmail = new Map<string, UserAccount>()
   private readonly byInstantMessagingId = new Map<string, UserAccount>()
@@ -88,6 +97,14 @@ export class Directory {
   /** Every account, users and administrators. */
   accounts(): IterableIterator<StoredAccount> {
     return this.byLoginName.values()
+  }
+
+  /**
+   * Tells `watcher` of every account indexed or forgotten from now on: each change through the control
+   * plane or the API, and the accounts of an import once it is stored. It reads `accounts()` for the rest.
+   */
+  watch(watcher: DirectoryWatcher): void {
+    this.watchers.push(watcher)
   }
 
   /** The user one of whose devices has this id. */
@@ -352,6 +369,7 @@ export class Directory {
   private index(account: StoredAccount): void {
     this.unindex(account.loginName)
     this.byLoginName.set(account.loginName, account)
+    for (const watcher of this.watchers) watcher.put(account)
     if (account.kind !== 'USER') return
     const { record } = account
     if (record.companyEmail) this.byEmail.set(record.companyEmail.toLowerCase(), account)
@@ -367,6 +385,7 @@ export class Directory {
   private unindex(loginName: string): void {
     const previous = this.byLoginName.get(loginName)
     this.byLoginName.delete(loginName)
+    if (previous !== undefined) for (const watcher of this.watchers) watcher.drop(loginName)
     if (previous?.kind !== 'USER') return
     const { record } = previous
     const drop = (index: Map<string, UserAccount>, key: string | undefined) => {
