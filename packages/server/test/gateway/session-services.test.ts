@@ -75,6 +75,7 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   routing: ['Routing'],
   comlog: ['Comlog'],
   eventSummary: ['EventSummary'],
+  messaging: ['Voicemail'],
 }
 
 interface Account {
@@ -243,7 +244,7 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
       const { info } = await sessionOf(account)
       for (const name of sdkServiceUrls(info).keys())
         expect(
-          ['users', 'telephony', 'subscriptions', 'routing', 'comlog', 'eventsummary'],
+          ['users', 'telephony', 'subscriptions', 'routing', 'comlog', 'eventsummary', 'voicemail'],
           account.login,
         ).toContain(name)
     }
