@@ -82,6 +82,12 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['GET /comlog/records/{}', ALL],
   ['DELETE /comlog/records/{}', ALL],
   ['GET /eventSummary', ALL],
+  ['GET /messaging/mailboxes', ALL],
+  ['POST /messaging/mailboxes/{}', ALL],
+  ['GET /messaging/mailboxes/{}/voicemails', ALL],
+  ['GET /messaging/mailboxes/{}/voicemails/{}', ALL],
+  ['DELETE /messaging/mailboxes/{}/voicemails', ['N', 'J', 'C#']],
+  ['DELETE /messaging/mailboxes/{}/voicemails/{}', ['N', 'J', 'C#']],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */
