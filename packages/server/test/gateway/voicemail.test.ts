@@ -157,6 +157,16 @@ describe('GET /messaging/mailboxes/{mailboxId}/voicemails', () => {
     )
   })
 
+  it('serves an administrator acting for bob with loginName', async () => {
+    const response = await test.send('admin', 'GET', `${M}/bob/voicemails?loginName=bob`)
+    expect(expectSchema<VoiceMessages>(VoiceMessages, response).voicemails).toHaveLength(2)
+    expectRestError(
+      await test.send('admin', 'GET', `${M}/bob/voicemails?loginName=alice`),
+      404,
+      'NOT_FOUND',
+    )
+  })
+
   it('refuses another user’s mailbox as not found', async () => {
     expectRestError(await test.send('alice', 'GET', `${M}/bob/voicemails`), 404, 'NOT_FOUND')
   })
