@@ -30,6 +30,7 @@ import { sessionRoutes } from './gateway/routes/sessions.js'
 import { subscriptionRoutes } from './gateway/routes/subscriptions.js'
 import { telephonyRoutes } from './gateway/routes/telephony/index.js'
 import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
+import { voicemailRoutes } from './gateway/routes/voicemail.js'
 
 /** Options of the HTTP layer. */
 export interface AppOptions {
@@ -86,6 +87,7 @@ export async function buildApp(
       await v1.register(comlogRoutes, { prefix: '/comlog' })
       await v1.register(eventSummaryRoutes)
       await v1.register(directoryRoutes, { prefix: '/directory' })
+      await v1.register(voicemailRoutes, { prefix: '/messaging/mailboxes' })
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       controlPort: 8090,
       webhookAllowedHosts: '127.0.0.0/8,::1,localhost',
       comlogRecording: true,
+      voicemailMaxMessageSeconds: 120,
     })
   })
 
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com, 10.0.0.0/8',
       WEBHOOK_SECRET: 'a-long-signing-secret',
       COMLOG_RECORDING: 'off',
+      VOICEMAIL_MAX_MESSAGE_SECONDS: '60',
     })
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -66,6 +68,7 @@ describe('loadConfig', () => {
       webhookAllowedHosts: 'hooks.example.com, 10.0.0.0/8',
       webhookSecret: 'a-long-signing-secret',
       comlogRecording: false,
+      voicemailMaxMessageSeconds: 60,
     })
   })
 

@@ -52,6 +52,8 @@ export interface ServiceConfig {
   webhookSecret?: string
   /** Whether the call engine writes the communication log's records (COMLOG_RECORDING, on by default). */
   comlogRecording: boolean
+  /** The longest voice message, seconds (VOICEMAIL_MAX_MESSAGE_SECONDS, 120 by default): then the voice mail hangs up. */
+  voicemailMaxMessageSeconds: number
 }
 
 /** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
     webhookAllowedHosts: text('WEBHOOK_ALLOWED_HOSTS') ?? DEFAULT_WEBHOOK_ALLOWED_HOSTS,
     comlogRecording: onOff('COMLOG_RECORDING', true),
+    voicemailMaxMessageSeconds: integer('VOICEMAIL_MAX_MESSAGE_SECONDS', 120, 1, 240),
   }
   try {
     new WebhookTargets(config.webhookAllowedHosts)

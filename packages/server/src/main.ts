@@ -136,6 +136,7 @@ async function main(): Promise<void> {
     sessionCookieNames: config.sessionCookieNames,
     passwordCacheTtlSeconds: config.passwordCacheTtl,
     comlogRecording: config.comlogRecording,
+    maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
     ...(config.pollingBaseUrl && { pollingBaseUrl: config.pollingBaseUrl }),

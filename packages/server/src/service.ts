@@ -43,6 +43,8 @@ import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
 import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import { TelephonyService } from './platform/telephony/telephony-service.js'
+import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
+import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
@@ -52,12 +54,14 @@ import {
   openDatabase,
   routingTables,
   serviceTables,
+  voicemailTables,
 } from './storage/sql/database.js'
 import { SqlCallStore } from './storage/sql/sql-call-store.js'
 import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
 import { SqlComlogStore } from './storage/sql/sql-comlog-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
 import { SqlRoutingStore } from './storage/sql/sql-routing-store.js'
+import { SqlVoicemailStore } from './storage/sql/sql-voicemail-store.js'
 
 /** The product this server describes itself as at the root. */
 export const PRODUCT = {
@@ -113,6 +117,8 @@ export interface PlatformOptions {
    * it holds, readable and deletable, and gains nothing (docs/comlog.md, "Turning recording off").
    */
   comlogRecording?: boolean
+  /** The longest voice message, seconds: then the voice mail hangs up (docs/voicemail.md; default 120). */
+  maxVoiceMessageSeconds?: number
 }
 
 /** A started platform and how to stop it. */
@@ -131,6 +137,8 @@ export interface RunningPlatform {
   events: EventRouter
   /** The call engine at work: commands, timers, the state of calls. */
   telephony: TelephonyService
+  /** The messages callers leave in voice mail (tests await `idle()`). */
+  voicemailDeposits: VoicemailDeposits
   /** The key webhook requests are signed with: WEBHOOK_SECRET, or generated for this run. */
   webhookSecret: string
   close(): Promise<void>
@@ -203,15 +211,35 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       {
         missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
         callbackRequests: (loginName) => telephony.state.callbacks?.[loginName]?.length ?? 0,
+        voiceMessages: (loginName): Promise<number> => voicemail.unreadCount(loginName),
       },
       events,
     )
     const comlog = new ComlogService(comlogStore, events, eventSummary)
+    const voicemail: VoicemailService = new VoicemailService({
+      store: new SqlVoicemailStore(voicemailTables(db)),
+      directory,
+      clock,
+      events,
+      summary: eventSummary,
+    })
+    const voicemailDeposits = new VoicemailDeposits({
+      voicemail,
+      directory: telephonyDirectory,
+      clock,
+      execute: (command) => telephony.execute(command),
+      ...(options.maxVoiceMessageSeconds !== undefined && {
+        maxMessageSeconds: options.maxVoiceMessageSeconds,
+      }),
+    })
     const telephony: TelephonyService = await TelephonyService.start({
       ...(options.comlogRecording !== false && {
         recorder: new CallLogRecorder(telephonyDirectory),
       }),
-      onCommitted: (committed) => comlog.engineCommitted(committed),
+      onCommitted: (committed) => {
+        comlog.engineCommitted(committed)
+        voicemailDeposits.engineCommitted(committed)
+      },
       routing: routing.lookup,
       store: callStore,
       directory: telephonyDirectory,
@@ -236,6 +264,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       comlog,
       eventSummary,
       directorySearch,
+      voicemail,
       clock,
       readiness: new Readiness(clock),
       urls,
@@ -250,6 +279,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       clockOffsets: new SqlClockOffsetStore(serviceTables(db)),
       events,
       telephony,
+      voicemailDeposits,
       webhookSecret,
       close: async () => {
         outlets.stopWebhooks()

@@ -21,6 +21,7 @@ import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
+import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { type AdjustableTime, clockRoutes } from './routes/clock.js'
@@ -32,6 +33,7 @@ import type { ControlTelephony } from './routes/route-support.js'
 import { routingRoutes } from './routes/routing.js'
 import { simulatedDeviceRoutes } from './routes/simulated-devices.js'
 import { userRoutes } from './routes/users.js'
+import { voicemailRoutes } from './routes/voicemail.js'
 
 /** Where the control plane's routes live. */
 export const CONTROL_PATH = '/control/v1'
@@ -56,6 +58,8 @@ export interface ControlPlatform {
   routing?: RoutingService
   /** The communication log: with it, the routes of a user's log ("Communication log"). */
   comlog?: ComlogService
+  /** The mailboxes the platform hosts: recordings for the next messages. */
+  voicemail?: VoicemailService
 }
 
 /** Options of the control plane. */
@@ -107,7 +111,8 @@ export async function buildControlApp(
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 
-  const { directory, telephony, adjustableClock, readiness, sessions, routing, comlog } = platform
+  const { directory, telephony, adjustableClock, readiness, sessions, routing, comlog, voicemail } =
+    platform
   const prefix = CONTROL_PATH
   await app.register(userRoutes, { prefix, directory })
   await app.register(deviceRoutes, { prefix, directory })
@@ -125,5 +130,6 @@ export async function buildControlApp(
     })
   if (readiness && sessions) await app.register(faultRoutes, { prefix, readiness, sessions })
   if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
+  if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
   return app
 }

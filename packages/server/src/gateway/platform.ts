@@ -12,6 +12,7 @@ import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
 import type { TelephonyService } from '../platform/telephony/telephony-service.js'
+import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import type { SessionCookies } from './cookies.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
@@ -42,6 +43,8 @@ export interface GatewayPlatform {
   eventSummary: EventSummaryService
   /** Directory searches of sessions, polled batch by batch (docs/directory-search.md). */
   directorySearch: DirectorySearchService
+  /** The mailboxes the platform hosts (docs/voicemail.md). */
+  voicemail: VoicemailService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness

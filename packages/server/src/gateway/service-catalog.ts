@@ -27,6 +27,8 @@ const USER_SERVICES: readonly CatalogEntry[] = [
   { serviceName: 'Routing', relativeUrl: '/routing' },
   { serviceName: 'Subscriptions', relativeUrl: '/subscriptions', anyOf: NOTIFICATION },
   { serviceName: 'Comlog', relativeUrl: '/comlog/records' },
+  // The SDKs look the messaging service up as `voicemail` (wire facts 8.5); a user needs MESSAGING.
+  { serviceName: 'Voicemail', relativeUrl: '/messaging/mailboxes', anyOf: ['MESSAGING'] },
 ]
 
 /** For an administrator session the Users service points to /logins (specification, "Service"). */

@@ -85,6 +85,12 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['POST /directory/search', ALL],
   ['GET /directory/search', ALL],
   ['DELETE /directory/search', ALL],
+  ['GET /messaging/mailboxes', ALL],
+  ['POST /messaging/mailboxes/{}', ALL],
+  ['GET /messaging/mailboxes/{}/voicemails', ALL],
+  ['GET /messaging/mailboxes/{}/voicemails/{}', ALL],
+  ['DELETE /messaging/mailboxes/{}/voicemails', ['N', 'J', 'C#']],
+  ['DELETE /messaging/mailboxes/{}/voicemails/{}', ['N', 'J', 'C#']],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -58,6 +58,8 @@ export interface Answer {
   body: unknown
   /** The URL finally answered (after redirects, when followed). */
   url: string
+  /** The body's bytes (a WAV file's). */
+  bytes: Uint8Array
 }
 
 /** The service on a loopback listener, shared by the clients of one suite. */
@@ -190,14 +192,15 @@ export class SdkClient {
       location
     )
       return this.send('GET', new URL(location, url).toString())
-    const text = await response.text()
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    const text = new TextDecoder().decode(bytes)
     let parsed: unknown
     try {
       parsed = text === '' ? undefined : JSON.parse(text)
     } catch {
       parsed = undefined
     }
-    return { status: response.status, headers: response.headers, text, body: parsed, url }
+    return { status: response.status, headers: response.headers, text, body: parsed, url, bytes }
   }
 
   /** A request to `service` + `path`, with `query` appended as the SDKs encode it (URLSearchParams). */
@@ -205,10 +208,23 @@ export class SdkClient {
     method: string,
     service: string,
     path = '',
-    options: { body?: unknown; query?: Record<string, string> } = {},
+    options: {
+      body?: unknown
+      query?: Record<string, string>
+      /** A query as the SDK writes it, when URLSearchParams would not (`?withUserPwd`). */
+      rawQuery?: string
+      headers?: Record<string, string>
+    } = {},
   ): Promise<Answer> {
-    const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : ''
-    return this.send(method, `${this.service(service)}${path}${query}`, options.body)
+    const query = options.query
+      ? `?${new URLSearchParams(options.query).toString()}`
+      : (options.rawQuery ?? '')
+    return this.send(
+      method,
+      `${this.service(service)}${path}${query}`,
+      options.body,
+      options.headers,
+    )
   }
 
   /** Subscribes with the SDK's exact body and opens the channel past `Chunk started`. */

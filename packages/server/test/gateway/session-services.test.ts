@@ -76,6 +76,7 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   comlog: ['Comlog'],
   eventSummary: ['EventSummary'],
   directory: ['Directory'],
+  messaging: ['Voicemail'],
 }
 
 interface Account {
@@ -244,7 +245,16 @@ describe('SessionInfo services, followed as the SDKs follow them', () => {
       const { info } = await sessionOf(account)
       for (const name of sdkServiceUrls(info).keys())
         expect(
-          ['users', 'telephony', 'subscriptions', 'routing', 'comlog', 'eventsummary', 'directory'],
+          [
+            'users',
+            'telephony',
+            'subscriptions',
+            'routing',
+            'comlog',
+            'eventsummary',
+            'directory',
+            'voicemail',
+          ],
           account.login,
         ).toContain(name)
     }

@@ -9,7 +9,6 @@ import { RestError } from '../rest-error.js'
 
 /** Resource prefixes (under /api/rest/1.0) of the services not installed, with their names. */
 export const NOT_INSTALLED_SERVICES: Readonly<Record<string, string>> = {
-  messaging: 'Messaging',
   presence: 'Presence',
   instantMessaging: 'Instant messaging',
   groups: 'Groups',

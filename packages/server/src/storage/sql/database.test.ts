@@ -86,6 +86,7 @@ describe('openDatabase', () => {
           'telephony_call',
           'telephony_device',
           'telephony_state',
+          'voicemail_message',
         ])
       } finally {
         await db.destroy()

@@ -133,6 +133,29 @@ export type RoutingDatabase = {
   routing_profile: RoutingProfileTable
 }
 
+/** One row per voice message (migration 0008); `from_party` holds a PartyInfo's JSON, flags are 0 or 1. */
+export interface VoicemailMessageTable {
+  voicemail_id: string
+  login_name: string
+  from_party: string
+  deposited_at: number | string
+  duration: number
+  unread: number
+  high_priority: number
+  audio_bytes: number
+  audio: Uint8Array
+}
+
+/** The voice-mail table, as Kysely sees it (`voicemailTables(db)`). */
+export type VoicemailDatabase = {
+  voicemail_message: VoicemailMessageTable
+}
+
+/** The database `openDatabase` returned, seen through its voice-mail table (the same instance). */
+export function voicemailTables(db: Kysely<DirectoryDatabase>): Kysely<VoicemailDatabase> {
+  return db as unknown as Kysely<VoicemailDatabase>
+}
+
 /** The database `openDatabase` returned, seen through its routing table (the same instance). */
 export function routingTables(db: Kysely<DirectoryDatabase>): Kysely<RoutingDatabase> {
   return db as unknown as Kysely<RoutingDatabase>

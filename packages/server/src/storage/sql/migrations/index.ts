@@ -7,6 +7,7 @@ import { serviceStateMigration } from './0004-service-state.js'
 import { routingMigration } from './0005-routing.js'
 import { comlogMigration } from './0006-comlog.js'
 import { comlogUserIndexMigration } from './0007-comlog-user-index.js'
+import { voicemailMigration } from './0008-voicemail.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -17,6 +18,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005-routing': routingMigration,
   '0006-comlog': comlogMigration,
   '0007-comlog-user-index': comlogUserIndexMigration,
+  '0008-voicemail': voicemailMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */

@@ -1,0 +1,112 @@
+/**
+ * Messages left by callers (docs/voicemail.md, "Deposit"): follows the call engine's commits and, when a
+ * call that a user's routing or call features sent to that user's voice mail ends there (the caller hangs
+ * up, or the maximum length is reached and the voice mail hangs up), leaves a message in the user's mailbox:
+ * its duration the time the caller spent with the voice mail, on the platform's clock; from, the caller.
+ */
+import type { PartyInfo } from '@openness/wire'
+import type { Clock, Timer } from '../ports.js'
+import { partyInfo } from '../telephony/call-view.js'
+import type { TelephonyDirectory } from '../telephony/telephony-directory.js'
+import type { Committed } from '../telephony/telephony-service.js'
+import type { CallRecord, Connection, EngineCommand } from '../telephony/telephony-state.js'
+import type { VoicemailService } from './voicemail-service.js'
+
+/** The longest message by default, seconds: then the voice mail hangs up. */
+export const DEFAULT_MAX_MESSAGE_SECONDS = 120
+
+/** A call being recorded in a mailbox. */
+interface Recording {
+  mailbox: string
+  from: PartyInfo
+  startedAt: number
+  timer: Timer
+}
+
+export interface DepositOptions {
+  voicemail: VoicemailService
+  directory: TelephonyDirectory
+  clock: Clock
+  /** Runs an engine command (the voice mail hanging up at the maximum length). */
+  execute: (command: EngineCommand) => Promise<unknown>
+  maxMessageSeconds?: number
+}
+
+export class VoicemailDeposits {
+  readonly #options: DepositOptions
+  readonly #maxSeconds: number
+  /** The calls in a mailbox now, by callRef (ephemeral: a restart ends them without a message). */
+  readonly #recording = new Map<string, Recording>()
+  #tail: Promise<unknown> = Promise.resolve()
+
+  constructor(options: DepositOptions) {
+    this.#options = options
+    this.#maxSeconds = options.maxMessageSeconds ?? DEFAULT_MAX_MESSAGE_SECONDS
+  }
+
+  /** After each command of the engine: starts recording the calls a voice mail answered, ends the others. */
+  engineCommitted({ after, events }: Committed): void {
+    const callRefs = new Set(this.#recording.keys())
+    for (const event of events)
+      if (typeof event['callRef'] === 'string') callRefs.add(event['callRef'])
+    for (const callRef of callRefs) {
+      const call = after.calls.get(callRef)
+      const caller = call && callerWithVoicemail(call)
+      const recording = this.#recording.get(callRef)
+      if (recording === undefined) {
+        if (call !== undefined && caller !== undefined) this.#start(call, caller)
+      } else if (caller === undefined) this.#finish(callRef, recording)
+    }
+  }
+
+  /** Resolves once every message asked so far is stored (tests). */
+  async idle(): Promise<void> {
+    await this.#tail
+  }
+
+  #start(call: CallRecord, caller: Connection): void {
+    const mailbox = call.lastRedirecting?.loginName ?? call.initialCalled.loginName
+    // A user who dials the voice-mail number consults their own mailbox: no message.
+    if (mailbox === undefined || mailbox === caller.endpoint.loginName) return
+    if (!this.#options.voicemail.hosts(mailbox)) return
+    const { callRef } = call
+    const endpoint = caller.endpoint
+    const timer = this.#options.clock.setTimer(this.#maxSeconds * 1000, () => {
+      const command: EngineCommand =
+        endpoint.loginName !== undefined
+          ? { type: 'release', loginName: endpoint.loginName, callRef }
+          : { type: 'outsidePartyHangsUp', number: endpoint.number, callRef }
+      this.#options.execute(command).catch(() => {})
+    })
+    this.#recording.set(callRef, {
+      mailbox,
+      from: partyInfo(endpoint, this.#options.directory),
+      startedAt: this.#options.clock.now(),
+      timer,
+    })
+  }
+
+  #finish(callRef: string, recording: Recording): void {
+    this.#recording.delete(callRef)
+    recording.timer.cancel()
+    const elapsed = (this.#options.clock.now() - recording.startedAt) / 1000
+    const duration = Math.min(this.#maxSeconds, Math.round(elapsed))
+    const deposit = this.#options.voicemail.deposit({
+      loginName: recording.mailbox,
+      from: recording.from,
+      duration,
+    })
+    this.#tail = Promise.all([this.#tail, deposit.catch(() => undefined)])
+  }
+}
+
+/** The caller of a call answered by a voice mail, while both are in it (ACTIVE). */
+function callerWithVoicemail(call: CallRecord): Connection | undefined {
+  const voicemail = call.connections.some(
+    (connection) => connection.endpoint.service === 'VOICEMAIL' && connection.state === 'ACTIVE',
+  )
+  if (!voicemail) return undefined
+  return call.connections.find(
+    (connection) => connection.endpoint.service === undefined && connection.state === 'ACTIVE',
+  )
+}
