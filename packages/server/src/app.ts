@@ -20,6 +20,7 @@ import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { comlogRoutes } from './gateway/routes/comlog.js'
 import { eventSummaryRoutes } from './gateway/routes/event-summary.js'
+import { locatorRoutes, vcardRoutes } from './gateway/routes/locator.js'
 import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
 import { notificationRoutes } from './gateway/routes/notifications.js'
@@ -27,6 +28,7 @@ import { rootRoutes } from './gateway/routes/root.js'
 import { routingRoutes } from './gateway/routes/routing.js'
 import { sessionRoutes } from './gateway/routes/sessions.js'
 import { subscriptionRoutes } from './gateway/routes/subscriptions.js'
+import { systemRoutes } from './gateway/routes/system.js'
 import { telephonyRoutes } from './gateway/routes/telephony/index.js'
 import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
 
@@ -69,6 +71,7 @@ export async function buildApp(
 
   await app.register(rootRoutes)
   await app.register(authenticateRoutes)
+  await app.register(locatorRoutes)
   await app.register(
     async (v1) => {
       await v1.register(sessionRoutes)
@@ -84,6 +87,8 @@ export async function buildApp(
       await v1.register(routingRoutes, { prefix: '/routing' })
       await v1.register(comlogRoutes, { prefix: '/comlog' })
       await v1.register(eventSummaryRoutes)
+      await v1.register(systemRoutes)
+      await v1.register(vcardRoutes)
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

@@ -10,6 +10,7 @@ import type { RoutingService } from '../platform/routing/routing-service.js'
 import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
+import type { SystemStatusService } from '../platform/system/system-status-service.js'
 import type { TelephonyService } from '../platform/telephony/telephony-service.js'
 import type { SessionCookies } from './cookies.js'
 import type { ServiceCatalog } from './service-catalog.js'
@@ -39,6 +40,8 @@ export interface GatewayPlatform {
   comlog: ComlogService
   /** The counters of what waits for each user (docs/event-summary.md). */
   eventSummary: EventSummaryService
+  /** The platform's own status and health (docs/system-status.md). */
+  system: SystemStatusService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness
