@@ -82,6 +82,7 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['GET /comlog/records/{}', ALL],
   ['DELETE /comlog/records/{}', ALL],
   ['GET /eventSummary', ALL],
+  ['GET /system/status', ALL],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -11,6 +11,7 @@ import { COMPAT_FLOWS } from './compat-flows.js'
 import type { Flow } from './flow-support.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
+import { SYSTEM_FLOWS } from './system-flows.js'
 
 export type { Coverage, Flow } from './flow-support.js'
 
@@ -21,4 +22,5 @@ export const FLOWS: readonly Flow[] = [
   ...COMPAT_FLOWS,
   ...ROUTING_FLOWS,
   ...COMLOG_FLOWS,
+  ...SYSTEM_FLOWS,
 ]
