@@ -21,6 +21,7 @@ import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { comlogRoutes } from './gateway/routes/comlog.js'
 import { directoryRoutes } from './gateway/routes/directory.js'
 import { eventSummaryRoutes } from './gateway/routes/event-summary.js'
+import { locatorRoutes, vcardRoutes } from './gateway/routes/locator.js'
 import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
 import { notificationRoutes } from './gateway/routes/notifications.js'
@@ -28,6 +29,7 @@ import { rootRoutes } from './gateway/routes/root.js'
 import { routingRoutes } from './gateway/routes/routing.js'
 import { sessionRoutes } from './gateway/routes/sessions.js'
 import { subscriptionRoutes } from './gateway/routes/subscriptions.js'
+import { systemRoutes } from './gateway/routes/system.js'
 import { telephonyRoutes } from './gateway/routes/telephony/index.js'
 import { userAccountRoutes, userLookupRoutes } from './gateway/routes/users.js'
 import { voicemailRoutes } from './gateway/routes/voicemail.js'
@@ -71,6 +73,7 @@ export async function buildApp(
 
   await app.register(rootRoutes)
   await app.register(authenticateRoutes)
+  await app.register(locatorRoutes)
   await app.register(
     async (v1) => {
       await v1.register(sessionRoutes)
@@ -88,6 +91,8 @@ export async function buildApp(
       await v1.register(eventSummaryRoutes)
       await v1.register(directoryRoutes, { prefix: '/directory' })
       await v1.register(voicemailRoutes, { prefix: '/messaging/mailboxes' })
+      await v1.register(systemRoutes)
+      await v1.register(vcardRoutes)
       await v1.register(notInstalledRoutes)
     },
     { prefix: API_V1_PATH },

@@ -4,6 +4,7 @@
  */
 
 import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
 import { EventRouter } from './delivery/event-router.js'
 import { SubscriptionOutlets } from './delivery/subscription-outlets.js'
 import {
@@ -40,6 +41,7 @@ import {
 } from './platform/sessions/session-manager.js'
 import { SubscriptionManager } from './platform/subscriptions/subscription-manager.js'
 import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
+import { SystemStatusService } from './platform/system/system-status-service.js'
 import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import { TelephonyService } from './platform/telephony/telephony-service.js'
@@ -47,6 +49,7 @@ import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
+import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
 import {
   callTables,
@@ -253,6 +256,21 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),
       ...(options.pollingBaseUrl && { pollingBaseUrl: options.pollingBaseUrl }),
     }
+    const readiness = new Readiness(clock)
+    const system = new SystemStatusService({
+      clock,
+      health: new MemoryPlatformHealthStore(),
+      events,
+      licenses,
+      readiness,
+      node: () => ({
+        nodeId: directory.settings.nodeId,
+        companyName: directory.settings.companyName,
+      }),
+      monitoredUsers: () => directory.listUserLogins().length,
+      serverId: hostname(),
+      version: PRODUCT.version,
+    })
     const platform: GatewayPlatform = {
       directory,
       sessions,
@@ -265,13 +283,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       eventSummary,
       directorySearch,
       voicemail,
+      system,
       clock,
-      readiness: new Readiness(clock),
+      readiness,
       urls,
       cookies: new SessionCookies(options.sessionCookieNames),
       services: new ServiceCatalog(),
       product: PRODUCT,
     }
+    // No subscription can exist yet: the event reaches nobody, as in the product without a webhook
+    // configured on the server (docs/system-status.md).
+    system.serverStarted()
     return {
       platform,
       imported: source !== previous,

@@ -56,8 +56,8 @@ export const EVENT_PACKAGES = {
   ],
   // The packages below are not in the specification: the real product's call-center, RSI, PBX and
   // maintenance packages, which the SDKs name in selectors (wire facts 4; their event registries,
-  // client census 4). Known names, so that a selector naming one is accepted; the platform serves none
-  // of their events (docs/subscriptions.md, "Packages").
+  // client census 4). Known names, so that a selector naming one is accepted; the platform serves the
+  // events of `system` only (docs/subscriptions.md, "Packages"; docs/system-status.md).
   agent: [
     'OnAgentStateChanged',
     'OnAgentSkillChanged',
@@ -110,7 +110,6 @@ export const PRODUCT_ONLY_PACKAGES: ReadonlySet<EventPackage> = new Set<EventPac
   'agent',
   'pilot',
   'rsi',
-  'system',
   'pbxManagement',
   'rti',
   'acdstats',
@@ -124,6 +123,12 @@ export type EventName = (typeof EVENT_PACKAGES)[EventPackage][number]
 
 /** Events that concern every user: selectors' ids are not checked for them (specification, "Events" 8). */
 export const COMPANY_WIDE_EVENTS: readonly EventName[] = ['OnUserCreated', 'OnUserDeleted']
+
+/**
+ * The events of the platform itself (package `system`, wire facts 8.6): about no user, they carry no
+ * `loginName`; administrator subscriptions get them whatever their selector's ids (docs/system-status.md).
+ */
+export const SYSTEM_EVENTS: readonly EventName[] = EVENT_PACKAGES.system
 
 /** The package of each event name. */
 export const PACKAGE_OF_EVENT: ReadonlyMap<string, EventPackage> = new Map(

@@ -21,6 +21,7 @@ import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
+import type { SystemStatusService } from '../platform/system/system-status-service.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
@@ -28,6 +29,7 @@ import { type AdjustableTime, clockRoutes } from './routes/clock.js'
 import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type SessionCloser } from './routes/faults.js'
+import { healthRoutes } from './routes/health.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
 import type { ControlTelephony } from './routes/route-support.js'
 import { routingRoutes } from './routes/routing.js'
@@ -60,6 +62,8 @@ export interface ControlPlatform {
   comlog?: ComlogService
   /** The mailboxes the platform hosts: recordings for the next messages. */
   voicemail?: VoicemailService
+  /** The platform's health: with it, the health routes ("Platform health"). */
+  system?: SystemStatusService
 }
 
 /** Options of the control plane. */
@@ -111,8 +115,17 @@ export async function buildControlApp(
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 
-  const { directory, telephony, adjustableClock, readiness, sessions, routing, comlog, voicemail } =
-    platform
+  const {
+    directory,
+    telephony,
+    adjustableClock,
+    readiness,
+    sessions,
+    routing,
+    comlog,
+    voicemail,
+    system,
+  } = platform
   const prefix = CONTROL_PATH
   await app.register(userRoutes, { prefix, directory })
   await app.register(deviceRoutes, { prefix, directory })
@@ -131,5 +144,6 @@ export async function buildControlApp(
   if (readiness && sessions) await app.register(faultRoutes, { prefix, readiness, sessions })
   if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
+  if (system) await app.register(healthRoutes, { prefix, system })
   return app
 }

@@ -3,8 +3,8 @@
  * event costs a lookup, not a scan of every subscription (issue 3, delivery design). Each event is
  * serialized once, whatever the number of subscriptions it reaches.
  */
-import { COMPANY_WIDE_EVENTS } from '@openness/wire'
-import type { EventSink, PlatformEvent } from '../platform/ports.js'
+import { COMPANY_WIDE_EVENTS, SYSTEM_EVENTS } from '@openness/wire'
+import type { EventSink, PlatformEvent, SystemEvent, SystemEventSink } from '../platform/ports.js'
 import { httpChunk } from './chunk-framing.js'
 import type { EventRewrite } from './event-variants.js'
 
@@ -65,10 +65,11 @@ export interface Route {
 /** The key that matches any login, used for company-wide events. */
 export const ANY_LOGIN = '*'
 
-const companyWide = new Set<string>(COMPANY_WIDE_EVENTS)
+/** Events routed by name only: company-wide ones and the platform's own (`system`). */
+const companyWide = new Set<string>([...COMPANY_WIDE_EVENTS, ...SYSTEM_EVENTS])
 
 /** The index of routes, and the EventSink the platform publishes to. */
-export class EventRouter implements EventSink {
+export class EventRouter implements EventSink, SystemEventSink {
   private readonly index = new Map<string, Map<string, Set<EventTarget>>>()
   private readonly keysOf = new Map<EventTarget, [string, string][]>()
 
@@ -122,6 +123,14 @@ export class EventRouter implements EventSink {
       return
     }
     for (const target of own ?? any ?? []) target.deliver(serialized)
+  }
+
+  /** Delivers an event about no user (package `system`) to the targets routed to its name. */
+  publishSystem(event: SystemEvent): void {
+    const targets = this.index.get(event.eventName)?.get(ANY_LOGIN)
+    if (targets === undefined) return
+    const serialized = new SerializedEvent(JSON.stringify(event))
+    for (const target of targets) target.deliver(serialized)
   }
 
   /** How many targets have routes (for tests and metrics). */

@@ -11,6 +11,7 @@ import type { RoutingService } from '../platform/routing/routing-service.js'
 import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
+import type { SystemStatusService } from '../platform/system/system-status-service.js'
 import type { TelephonyService } from '../platform/telephony/telephony-service.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import type { SessionCookies } from './cookies.js'
@@ -45,6 +46,8 @@ export interface GatewayPlatform {
   directorySearch: DirectorySearchService
   /** The mailboxes the platform hosts (docs/voicemail.md). */
   voicemail: VoicemailService
+  /** The platform's own status and health (docs/system-status.md). */
+  system: SystemStatusService
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness

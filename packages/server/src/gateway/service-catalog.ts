@@ -31,10 +31,17 @@ const USER_SERVICES: readonly CatalogEntry[] = [
   { serviceName: 'Voicemail', relativeUrl: '/messaging/mailboxes', anyOf: ['MESSAGING'] },
 ]
 
-/** For an administrator session the Users service points to /logins (specification, "Service"). */
-const ADMINISTRATOR_SERVICES: readonly CatalogEntry[] = USER_SERVICES.map((entry) =>
-  entry.serviceName === 'Users' ? { ...entry, relativeUrl: '/logins' } : entry,
-)
+/**
+ * For an administrator session the Users service points to /logins (specification, "Service"); the
+ * maintenance service (wire facts 8.6, not in the specification) is for administrators only: the Node, C#
+ * and browser SDKs look up `maintenance`, the Java SDK uses `/system` whatever SessionInfo says.
+ */
+const ADMINISTRATOR_SERVICES: readonly CatalogEntry[] = [
+  ...USER_SERVICES.map((entry) =>
+    entry.serviceName === 'Users' ? { ...entry, relativeUrl: '/logins' } : entry,
+  ),
+  { serviceName: 'Maintenance', relativeUrl: '/system' },
+]
 
 /** The services route plugins declared they provide. */
 export class ServiceCatalog {

@@ -90,6 +90,36 @@ export interface EventSink {
   publish(event: PlatformEvent): void
 }
 
+/** An event of the platform itself (package `system`): about no user, so without `loginName`. */
+export type SystemEvent = { eventName: string } & Record<string, unknown>
+
+/** Where the platform's own events go: to the administrator subscriptions that name them. */
+export interface SystemEventSink {
+  publishSystem(event: SystemEvent): void
+}
+
+/**
+ * The simulated platform's health as the control plane set it (docs/system-status.md): the links to the
+ * PBX node and whether its users are loaded, and a license expiry warning. Ephemeral: a restart starts
+ * healthy.
+ */
+export interface PlatformHealth {
+  /** The link to the PBX node is up. */
+  pbxLinkUp: boolean
+  /** The CTI (CSTA) link to the PBX node is up. */
+  ctiLinkUp: boolean
+  /** The node's users are loaded (after the PBX link came up). */
+  pbxLoaded: boolean
+  /** A license expiry warning in force: days left (negative: days since), when it was given. */
+  licenseWarning?: { nbDays: number; message: string; givenAt: number }
+}
+
+/** Where the platform's health is kept (a memory adapter; the cluster mode shares it). */
+export interface PlatformHealthStore {
+  load(): Promise<PlatformHealth>
+  save(health: PlatformHealth): Promise<void>
+}
+
 /** What a queue hands over when the channel drains it. */
 export interface QueuedEvents {
   /** Serialized events, oldest first. */

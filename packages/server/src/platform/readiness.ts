@@ -19,6 +19,8 @@ export interface Unreadiness {
 
 export class Readiness {
   #fault: Unreadiness | undefined
+  /** When the last switch-over ended (or ends): the platform's restart as clients see it. */
+  #switchOverEnd: number | undefined
 
   constructor(private readonly clock: Pick<Clock, 'now'>) {}
 
@@ -39,13 +41,24 @@ export class Readiness {
   notReadyFor(durationMs: number, cause: UnreadinessCause): Unreadiness {
     const since = this.clock.now()
     this.#fault = { cause, since, until: since + durationMs }
+    if (cause === 'SWITCH_OVER') this.#switchOverEnd = this.#fault.until
     return this.#fault
   }
 
   /** Ends the fault in force now; false when there was none. */
   clear(): boolean {
-    const had = this.fault !== undefined
+    const fault = this.fault
+    if (fault?.cause === 'SWITCH_OVER') this.#switchOverEnd = this.clock.now()
     this.#fault = undefined
-    return had
+    return fault !== undefined
+  }
+
+  /**
+   * When the last switch-over ended, if one did: the platform served again from then on, the system
+   * status's start date (docs/system-status.md). Undefined while none has ended.
+   */
+  get lastSwitchOverEnd(): number | undefined {
+    const end = this.#switchOverEnd
+    return end !== undefined && end <= this.clock.now() ? end : undefined
   }
 }

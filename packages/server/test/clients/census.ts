@@ -91,6 +91,7 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['GET /messaging/mailboxes/{}/voicemails/{}', ALL],
   ['DELETE /messaging/mailboxes/{}/voicemails', ['N', 'J', 'C#']],
   ['DELETE /messaging/mailboxes/{}/voicemails/{}', ['N', 'J', 'C#']],
+  ['GET /system/status', ALL],
 ]
 
 /** The served operations `tag`'s SDK calls, sorted. */

@@ -12,6 +12,7 @@ import { DIRECTORY_FLOWS } from './directory-flows.js'
 import type { Flow } from './flow-support.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
+import { SYSTEM_FLOWS } from './system-flows.js'
 import { VOICEMAIL_FLOWS } from './voicemail-flows.js'
 
 export type { Coverage, Flow } from './flow-support.js'
@@ -25,4 +26,5 @@ export const FLOWS: readonly Flow[] = [
   ...COMLOG_FLOWS,
   ...DIRECTORY_FLOWS,
   ...VOICEMAIL_FLOWS,
+  ...SYSTEM_FLOWS,
 ]

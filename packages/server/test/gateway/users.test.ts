@@ -60,6 +60,8 @@ const ALICE_PUBLIC = {
   instantMessagingId: 'alice.martin@im.example.com',
   voicemail: { number: '8000', type: 'VM_4635', id: 'alice' },
   nodeId: '1',
+  // Her vCard, relative to the location service's VCARD base (docs/vcard.md).
+  vcardPath: 'alice.vcf',
   // companyEmail again, under the name the Node SDK reads (wire facts 7).
   eMailAddress: 'alice.martin@example.com',
 }

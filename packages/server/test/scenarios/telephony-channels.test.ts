@@ -23,18 +23,21 @@ const ALICE = {
   firstName: 'Alice',
   lastName: 'Martin',
   type: { main: 'USER' },
+  vcardPath: 'alice.vcf',
 }
 const BOB = {
   id: { loginName: 'bob', phoneNumber: '1002' },
   firstName: 'Bob',
   lastName: 'Durand',
   type: { main: 'USER' },
+  vcardPath: 'bob.vcf',
 }
 const KARIM = {
   id: { loginName: 'karim', phoneNumber: '1011' },
   firstName: 'Karim',
   lastName: 'Benali',
   type: { main: 'USER' },
+  vcardPath: 'karim.vcf',
 }
 
 /** Every party's GET /telephony/calls is empty. */

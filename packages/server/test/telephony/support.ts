@@ -199,6 +199,7 @@ export function userParty(deviceId: string) {
     firstName: person.firstName,
     lastName: person.lastName,
     type: { main: 'USER' },
+    vcardPath: `${person.loginName}.vcf`,
   }
 }
 

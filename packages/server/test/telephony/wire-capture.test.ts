@@ -68,6 +68,9 @@ describe('the captured incoming call, from the callee side', () => {
               firstName: 'Paul',
               lastName: 'Durand',
               type: { main: 'USER' },
+              // Not in the capture: the specification's PartyInfo.vcardPath (since 2.2), which we add
+              // for directory users (docs/vcard.md); no SDK reads it.
+              vcardPath: 'oxe19140.vcf',
             },
           },
         ],

@@ -20,6 +20,8 @@ export const PartyInfo = Type.Object(
     lastName: Type.Optional(Type.String()),
     displayName: Type.Optional(Type.String()),
     type: Type.Optional(Type.Object({ main: MainType, subType: Type.Optional(Type.String()) })),
+    /** Since 2.2: a directory user's vCard, relative to the location service's VCARD base (docs/vcard.md). */
+    vcardPath: Type.Optional(Type.String()),
   },
   { title: 'PartyInfo' },
 )

@@ -27,6 +27,7 @@ import {
   withPasswordHashes,
 } from './imported-passwords.js'
 import { userEntry } from './user-entry.js'
+import { vcardPathOf } from './vcard-path.js'
 
 export type { UserAccount } from './account.js'
 
@@ -179,6 +180,7 @@ export class Directory {
     for (const key in record)
       if (!HIDDEN_FIELDS.has(key) && (full || !PRIVATE_FIELDS.has(key))) view[key] = record[key]
     view['nodeId'] = this.settings.nodeId
+    view['vcardPath'] = vcardPathOf(account.loginName)
     // The Node SDK reads the e-mail address as `eMailAddress` (wire facts 7): the same value.
     if (account.record.companyEmail !== undefined)
       view['eMailAddress'] = account.record.companyEmail

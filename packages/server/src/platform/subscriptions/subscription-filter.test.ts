@@ -168,16 +168,30 @@ const ACCEPTED: Accepted[] = [
     supervised: [],
   },
   {
-    name: 'administrator: system, pbxManagement and rsi without ids, agent and pilot with other ids',
+    name: 'administrator: pbxManagement and rsi without ids, agent and pilot with other ids',
     context: ADMIN,
     selectors: [
-      { names: ['system'], ids: [] },
       { names: ['pbxManagement'] },
       { names: ['rsi'], ids: [] },
       { names: ['agent'], ids: ['zoe'] },
       { names: ['pilot'], ids: ['30000'] },
     ],
     routes: [],
+    supervised: [],
+  },
+  {
+    name: 'administrator: system routes the platform events, whatever the ids (none, [] or a node id)',
+    context: ADMIN,
+    selectors: [
+      { names: ['system'], ids: [] },
+      { names: ['OnCtiLinkDown'], ids: ['1'] },
+      { names: ['system'] },
+    ],
+    routes: [
+      { eventNames: [...EVENT_PACKAGES.system], loginNames: [] },
+      { eventNames: ['OnCtiLinkDown'], loginNames: [] },
+      { eventNames: [...EVENT_PACKAGES.system], loginNames: [] },
+    ],
     supervised: [],
   },
   {

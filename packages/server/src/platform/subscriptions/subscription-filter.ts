@@ -3,7 +3,8 @@
  * selector names exact event names or one package, never a mix of packages; ids are login names,
  * optional for a user session (its owner), required for an administrator session; the company-wide
  * events are not filtered by ids. A filter that breaks a rule is refused with a message naming it.
- * Selectors of the real product's own packages (`system`, `rti`...) are accepted and route nothing.
+ * Selectors of the real product's own packages (`rti`, `agent`...) are accepted and route nothing; those of
+ * `system` route the platform's events to administrator subscriptions, whatever their ids.
  */
 import {
   COMPANY_WIDE_EVENTS,
@@ -97,6 +98,12 @@ export function compileFilter(
     const eventNames = selected.byPackage
       ? selected.eventNames.filter((name) => packageReaches(context.dialect, name))
       : selected.eventNames
+    // The platform's own events (docs/system-status.md): administrators get them, the ids are not looked
+    // at (the SDKs send none, or `[]`); a user session may name the package (the SDKs add it) and gets none.
+    if (selected.pkg === 'system') {
+      if (context.admin) routes.push({ eventNames, loginNames: [] })
+      continue
+    }
     const ids = [...new Set(selector.ids ?? [])]
     if (context.admin) {
       // OnUserCreated and OnUserDeleted concern every user, "the ids in the selector are not checked"

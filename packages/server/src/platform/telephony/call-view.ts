@@ -11,6 +11,7 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import { vcardPathOf } from '../directory/vcard-path.js'
 import { shownAssociatedData } from './associated-data.js'
 import { CallLookup } from './call-index.js'
 import { featureCapabilities } from './feature-capabilities.js'
@@ -28,6 +29,7 @@ export function partyInfo(endpoint: Endpoint, directory: TelephonyDirectory): Pa
       if (person.firstName !== undefined) info.firstName = person.firstName
       if (person.lastName !== undefined) info.lastName = person.lastName
       info.type = { main: 'USER' }
+      info.vcardPath = vcardPathOf(person.loginName)
       return info
     }
   }
