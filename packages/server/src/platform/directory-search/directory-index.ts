@@ -6,6 +6,7 @@
  */
 import type { DirectoryContact, SearchField } from '@openness/wire'
 import type { StoredAccount, UserAccount } from '../directory/account.js'
+import { vcardPathOf } from '../directory/vcard-path.js'
 import type { Criterion, CriterionLeaf } from './criterion.js'
 import { FieldIndex, type Lookup } from './field-index.js'
 import { searchKey } from './search-key.js'
@@ -238,6 +239,6 @@ function contactOf(account: UserAccount): DirectoryContact {
     ...(record.firstName !== undefined && { firstName: record.firstName }),
     ...(record.lastName !== undefined && { lastName: record.lastName }),
     type: { main: 'USER' },
-    vcardPath: `${account.loginName}.vcf`,
+    vcardPath: vcardPathOf(account.loginName),
   }
 }
