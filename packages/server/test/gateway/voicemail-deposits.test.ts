@@ -1,7 +1,8 @@
 /**
  * Issue 13, item 4: the calls that leave a voice message (docs/voicemail.md, "Deposit"): redirected or
  * overflowed to a user's voice mail, ended by the caller or at the maximum length; a user dialing the
- * voice-mail number consults it and leaves nothing; the communication log still says VOICEMAIL.
+ * voice-mail number consults it and leaves nothing; the communication log still says VOICEMAIL. An outside
+ * caller leaves one too (the engine keeps its call with the voice mail: docs/call-model.md).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startTelephonyTest, T, type TelephonyTest } from './telephony/support.js'
@@ -13,7 +14,10 @@ async function messages(login: 'alice' | 'bob') {
   await test.service.running.voicemailDeposits.idle()
   const response = await test.send(login, 'GET', `${M}/${login}/voicemails`)
   expect(response.statusCode, response.body).toBe(200)
-  return response.json().voicemails as { duration: number; from: { id: { loginName?: string } } }[]
+  return response.json().voicemails as {
+    duration: number
+    from: { id: { loginName?: string; phoneNumber?: string } }
+  }[]
 }
 
 beforeEach(async () => {
@@ -50,6 +54,53 @@ describe('a message is left', () => {
     expect(await messages('bob')).toMatchObject([{ duration: 10 }])
     const calls = await test.send('alice', 'GET', `${T}/calls`)
     expect(calls.json()).toStrictEqual({ calls: [] })
+  })
+})
+
+describe('a message is left by an outside caller', () => {
+  const CALLER = '0698765432'
+
+  it('whom bob’s overflow on no answer sends to his voice mail, who hangs up; bob’s log says VOICEMAIL', async () => {
+    const overflow = await test.send('bob', 'POST', '/api/rest/1.0/routing/overflowroute', {
+      overflowRoutes: { overflowType: 'NO_ANSWER', destinations: [{ type: 'VOICEMAIL' }] },
+    })
+    expect(overflow.statusCode, overflow.body).toBe(204)
+    const { telephony } = test.service.running
+    await telephony.execute({ type: 'incomingCall', from: CALLER, to: '1002' })
+    await test.service.clock.advance(30_000)
+    await telephony.idle()
+    expect((await test.send('bob', 'GET', `${T}/calls`)).json()).toStrictEqual({ calls: [] })
+    await test.service.clock.advance(8_000)
+    await telephony.execute({ type: 'outsidePartyHangsUp', number: CALLER })
+    expect(telephony.state.calls.size).toBe(0)
+    expect(await messages('bob')).toMatchObject([
+      { duration: 8, from: { id: { phoneNumber: CALLER } } },
+    ])
+    const log = await test.send('bob', 'GET', '/api/rest/1.0/comlog/records')
+    expect(log.json().records).toHaveLength(1)
+    expect(log.json().records[0].participants[0]).toMatchObject({
+      role: 'CALLEE',
+      answered: false,
+      reason: 'VOICEMAIL',
+    })
+  })
+
+  it('whom bob redirects to his voice mail, at the maximum length: the voice mail ends the call', async () => {
+    const { telephony } = test.service.running
+    const { callRef } = await telephony.execute({ type: 'incomingCall', from: CALLER, to: '1002' })
+    const redirected = await test.send('bob', 'POST', `${T}/calls/${callRef}/redirect`, {
+      redirectTo: 'VOICEMAIL',
+    })
+    expect(redirected.statusCode, redirected.body).toBe(204)
+    await test.service.clock.advance(9_000)
+    expect(await messages('bob')).toStrictEqual([])
+    expect(telephony.state.calls.size).toBe(1)
+    await test.service.clock.advance(1_000)
+    await telephony.idle()
+    expect(await messages('bob')).toMatchObject([
+      { duration: 10, from: { id: { phoneNumber: CALLER } } },
+    ])
+    expect(telephony.state.calls.size).toBe(0)
   })
 })
 

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { CallLogRecorder } from '../../src/platform/comlog/call-log-recorder.js'
 import type { ComRecordDraft } from '../../src/platform/comlog/com-record.js'
+import type { RoutingLookup, RoutingProfile } from '../../src/platform/routing/routing-profile.js'
 import type { EngineResult } from '../../src/platform/telephony/call-engine.js'
 import type {
   OutsideBehaviour,
@@ -29,8 +30,8 @@ class LoggedWorld extends FeatureWorld {
   readonly recorder = new CallLogRecorder(outsideDirectory)
   readonly records: ComRecordDraft[] = []
 
-  constructor(settings = {}) {
-    super(settings, outsideDirectory)
+  constructor(settings = {}, routing?: RoutingLookup) {
+    super(settings, outsideDirectory, routing)
   }
 
   override run(command: EngineCommand): EngineResult {
@@ -212,7 +213,49 @@ const ENDINGS: [string, (w: LoggedWorld) => void, string[]][] = [
   ],
 ]
 
+/** bob's routing in the rows below: calls to him reach his voice mail. */
+const BOB_TO_VOICEMAIL: [string, Partial<RoutingProfile>, string[]][] = [
+  [
+    'forwards on no answer',
+    { forward: { condition: 'BUSY_NO_ANSWER', target: { type: 'VOICEMAIL' } } },
+    ['bob CALLEE unanswered FORWARDED missed'],
+  ],
+  [
+    'forwards at once',
+    // bob never rang: he has no part in the call, hence no record.
+    { forward: { condition: 'IMMEDIATE', target: { type: 'VOICEMAIL' } } },
+    [],
+  ],
+  [
+    'overflows on no answer',
+    { overflow: { condition: 'NO_ANSWER', target: 'VOICEMAIL' } },
+    ['bob CALLEE unanswered VOICEMAIL missed'],
+  ],
+]
+
 describe('CallLogRecorder', () => {
+  it.each(BOB_TO_VOICEMAIL)(
+    'an outside caller whom bob’s routing (%s) sends to his voice mail leaves bob’s record as an internal caller does',
+    (_, profile, expected) => {
+      const routing: RoutingLookup = (login) =>
+        login === 'bob' ? { dnd: false, remoteExtension: false, ...profile } : undefined
+      const world = new LoggedWorld({ ringingTimeoutMs: 30_000 }, routing)
+      world.run({ type: 'incomingCall', from: '0698765432', to: '1002' })
+      world.advance(30_000)
+      // The call stays with the voice mail (no user in it) until the caller hangs up: bob's record is written
+      // as he leaves it, the same as for an internal caller, and nothing else after.
+      expect(world.records.map(short)).toStrictEqual(expected)
+      world.advance(8_000)
+      world.run({ type: 'outsidePartyHangsUp', number: '0698765432' })
+      expect(world.records.map(short)).toStrictEqual(expected)
+      expect(world.recorder.size).toBe(0)
+      const internal = new LoggedWorld({ ringingTimeoutMs: 30_000 }, routing)
+      internal.make('alice', '1002')
+      internal.advance(30_000)
+      expect(internal.records.map(short)).toStrictEqual(expected)
+    },
+  )
+
   it.each(ENDINGS)('a call %s leaves these records', (_, play, expected) => {
     const world = new LoggedWorld()
     play(world)

@@ -25,6 +25,7 @@ import {
   CONNECTION_INITIAL_STATES,
   canTransition,
 } from '../../src/platform/telephony/media-state-machine.js'
+import { isOutsideCallerAtVoicemail } from '../../src/platform/telephony/operations/guards.js'
 import type {
   CallFeatures,
   OutsideBehaviour,
@@ -965,13 +966,15 @@ class Checker {
         ).toBeUndefined()
         activeOn.set(device, call.callRef)
       }
-    // No call without a connection, and nobody would see a call without a user in it.
+    // No call without a connection, and nobody would see a call without a user in it, but a parked call
+    // and an outside caller leaving a message with the voice mail (docs/call-model.md, "Service parties").
     for (const call of allCalls(state)) {
       expect(call.connections.length, `call ${call.callRef} is empty; ${where()}`).toBeGreaterThan(
         0,
       )
       expect(
         call.parked !== undefined ||
+          isOutsideCallerAtVoicemail(call.connections) ||
           call.connections.some((c) => c.endpoint.loginName !== undefined),
         `call ${call.callRef} has no user; ${where()}`,
       ).toBe(true)

@@ -372,7 +372,7 @@ describe('the voice-mail number (issue 11, item 4): dialed like VOICEMAIL', () =
     expect(state.timers).toEqual([])
   })
 
-  it('blind transfer of an outside party to it: the call is nobody’s concern any more and is removed', () => {
+  it('blind transfer of an outside party to it: the voice mail answers, the call goes on with no user', () => {
     const world = new FeatureWorld()
     const callRef = world.run({ type: 'incomingCall', from: OUTSIDE, to: '1001' }).callRef ?? ''
     world.run({ type: 'answer', loginName: 'alice', callRef })
@@ -383,6 +383,7 @@ describe('the voice-mail number (issue 11, item 4): dialed like VOICEMAIL', () =
       transferTo: VOICEMAIL,
     })
     expect(namesOf(events, 'alice')).toEqual(['OnCallRemoved:TRANSFERRED', 'OnUserStateModified'])
-    expect(callOf(state, callRef)).toBeUndefined()
+    expect(events.filter((event) => event.loginName !== 'alice')).toEqual([])
+    expect(connections(state, callRef)).toEqual([`${OUTSIDE}:ACTIVE`, `${VOICEMAIL}:ACTIVE`])
   })
 })

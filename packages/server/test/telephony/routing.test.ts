@@ -336,10 +336,13 @@ describe('routing: a call to a user, by routing setting', () => {
     expect(callOf(world.state, result.callRef ?? '')).toBeUndefined()
   })
 
-  it('an incoming call from outside to a user in DND reaches the voice mail, which leaves no user: forgotten', () => {
+  it('an incoming call from outside to a user in DND reaches the voice mail, which keeps it (no user sees it)', () => {
     const world = worldWith({ bob: { dnd: true } })
     const first = world.run({ type: 'incomingCall', from: '0698765432', to: '1002' })
     expect(first.events).toEqual([])
-    expect(callOf(world.state, first.callRef ?? '')).toBeUndefined()
+    expect(connections(world.state, first.callRef ?? '')).toEqual([
+      '0698765432:ACTIVE',
+      `${VOICEMAIL}:ACTIVE`,
+    ])
   })
 })

@@ -4,7 +4,7 @@ import type { EngineContext } from '../call-engine.js'
 import type { CallFeatures } from '../telephony-directory.js'
 import type { CallRecord, DeviceRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
-import { hasUser, requireReachable } from './guards.js'
+import { hasUser, isOutsideCallerAtVoicemail, requireReachable } from './guards.js'
 
 /** NOT_ALLOWED unless the directory offers the feature to the user. */
 export function requireFeature(
@@ -65,11 +65,14 @@ export function requireOwnDevice(
 }
 
 /**
- * A call no directory user is in any more is of no one's concern on the platform (an outside caller left
- * with the voice mail): it is removed at once. Returns true when it was.
+ * After a diversion (routing, redirect, blind transfer): a call no directory user is in any more is of no
+ * one's concern on the platform (outside parties only, e.g. an outside caller forwarded to an outside
+ * number): it is removed at once. Returns true when it was. An outside caller with the voice mail it was
+ * sent to stays (`isOutsideCallerAtVoicemail`): it leaves a message, and the call ends when the caller hangs
+ * up or the voice mail does (docs/call-model.md, "Service parties").
  */
 export function forgetIfNoUser(transaction: Transaction, call: CallRecord): boolean {
-  if (hasUser(call.connections)) return false
+  if (hasUser(call.connections) || isOutsideCallerAtVoicemail(call.connections)) return false
   transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
   transaction.removeCall(call.callRef)
   transaction.commit()

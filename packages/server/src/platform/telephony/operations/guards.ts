@@ -83,6 +83,22 @@ export function hasUser(connections: readonly Connection[]): boolean {
   return connections.some((connection) => connection.endpoint.loginName !== undefined)
 }
 
+/**
+ * True when the connections are exactly an outside party and a voice mail: an outside caller sent to a
+ * user's voice mail (routing, redirect, blind transfer), who leaves a message there (docs/call-model.md,
+ * "Service parties"). Such a call goes on with no user in it, until the caller hangs up or the voice mail
+ * does at the maximum length.
+ */
+export function isOutsideCallerAtVoicemail(connections: readonly Connection[]): boolean {
+  if (connections.length !== 2) return false
+  const voicemail = connections.find((connection) => connection.endpoint.service === 'VOICEMAIL')
+  const outside = connections.find(
+    (connection) =>
+      connection.endpoint.loginName === undefined && connection.endpoint.service === undefined,
+  )
+  return voicemail !== undefined && outside !== undefined
+}
+
 /** The user's connection in the call (on `deviceId` when given), in one of `states`. */
 export function requireConnection(
   call: CallRecord,

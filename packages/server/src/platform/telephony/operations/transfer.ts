@@ -239,7 +239,8 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   // The transferring user's OnCallRemoved (the only one: everybody else stays in the call) tells where the
   // call went (wire facts 6: newDestination).
   addNewDestination(transaction, start, call.callRef, target.number)
-  // An outside party sent to the voice mail is nobody's concern on the platform any more (as on redirect).
+  // An outside party sent to the voice mail stays there to leave a message, with no user in the call (as on
+  // redirect: forgetIfNoUser).
   if (voicemail && !forgetIfNoUser(transaction, copy)) voicemailAnswers(transaction, copy)
   return undefined
 }
