@@ -85,6 +85,22 @@ describe('a message is left by an outside caller', () => {
     })
   })
 
+  it('whom bob’s immediate forward sends to his voice mail at once (no event reaches any user)', async () => {
+    const forward = await test.send('bob', 'POST', '/api/rest/1.0/routing/forwardroute', {
+      forwardRoute: { destinations: [{ type: 'VOICEMAIL' }] },
+    })
+    expect(forward.statusCode, forward.body).toBe(204)
+    const { telephony } = test.service.running
+    const { events } = await telephony.execute({ type: 'incomingCall', from: CALLER, to: '1002' })
+    expect(events.filter((event) => 'callRef' in event)).toStrictEqual([])
+    expect(telephony.state.calls.size).toBe(1)
+    await test.service.clock.advance(5_000)
+    await telephony.execute({ type: 'outsidePartyHangsUp', number: CALLER })
+    expect(await messages('bob')).toMatchObject([
+      { duration: 5, from: { id: { phoneNumber: CALLER } } },
+    ])
+  })
+
   it('whom bob redirects to his voice mail, at the maximum length: the voice mail ends the call', async () => {
     const { telephony } = test.service.running
     const { callRef } = await telephony.execute({ type: 'incomingCall', from: CALLER, to: '1002' })

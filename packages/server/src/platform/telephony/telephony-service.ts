@@ -6,7 +6,7 @@
  */
 import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
 import type { StoredComRecord } from '../comlog/com-record.js'
-import type { CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
+import type { CallChanges, CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
 import type { RoutingLookup } from '../routing/routing-profile.js'
 import { callChanges } from './call-changes.js'
 import {
@@ -54,6 +54,8 @@ export interface Committed {
   before: TelephonyState
   after: TelephonyState
   events: readonly PlatformEvent[]
+  /** The calls the command added, changed or removed, whether or not a user was told (an outside caller's). */
+  changes: CallChanges
   /** The records of the communication log stored with the command. */
   records: readonly StoredComRecord[]
 }
@@ -182,7 +184,7 @@ export class TelephonyService {
     const before = this.#state
     this.#state = next
     for (const event of events) this.#events.publish(event)
-    this.#onCommitted?.({ before, after: next, events, records })
+    this.#onCommitted?.({ before, after: next, events, changes, records })
     this.#arm()
     return { ...(callRef !== undefined && { callRef }), events }
   }

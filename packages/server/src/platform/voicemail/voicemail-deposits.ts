@@ -45,10 +45,11 @@ export class VoicemailDeposits {
   }
 
   /** After each command of the engine: starts recording the calls a voice mail answered, ends the others. */
-  engineCommitted({ after, events }: Committed): void {
+  engineCommitted({ after, changes }: Committed): void {
+    // The calls the command changed, not those its events name: a call an outside caller sent straight to a
+    // voice mail (an immediate forward) tells no user anything.
     const callRefs = new Set(this.#recording.keys())
-    for (const event of events)
-      if (typeof event['callRef'] === 'string') callRefs.add(event['callRef'])
+    for (const callRef of changes.changedCallRefs) callRefs.add(callRef)
     for (const callRef of callRefs) {
       const call = after.calls.get(callRef)
       const caller = call && callerWithVoicemail(call)
