@@ -136,6 +136,7 @@ async function main(): Promise<void> {
     sessionCookieNames: config.sessionCookieNames,
     passwordCacheTtlSeconds: config.passwordCacheTtl,
     comlogRecording: config.comlogRecording,
+    onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),

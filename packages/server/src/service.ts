@@ -122,6 +122,16 @@ export interface PlatformOptions {
   comlogRecording?: boolean
   /** The longest voice message, seconds: then the voice mail hangs up (docs/voicemail.md; default 120). */
   maxVoiceMessageSeconds?: number
+  /**
+   * Told of every failure of work no request waits for (an event summary's refresh, a voice message's
+   * storing, an engine timer), so that none is lost silently; main.ts logs them. A process warning otherwise.
+   */
+  onBackgroundError?: (error: unknown, what: string) => void
+}
+
+/** The default reporter of background failures: a process warning on stderr. */
+function warnOfBackgroundError(error: unknown, what: string): void {
+  process.emitWarning(`${what}: ${error instanceof Error ? error.message : String(error)}`)
 }
 
 /** A started platform and how to stop it. */
@@ -210,6 +220,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       resolve: (dialed) => telephonyDirectory.resolve(dialed),
     })
     const comlogStore = new SqlComlogStore(callTables(db))
+    const reportError = options.onBackgroundError ?? warnOfBackgroundError
     const eventSummary = new EventSummaryService(
       {
         missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
@@ -217,6 +228,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         voiceMessages: (loginName): Promise<number> => voicemail.unreadCount(loginName),
       },
       events,
+      (error, loginName) =>
+        reportError(error, `the event summary of ${loginName} was not refreshed`),
     )
     const comlog = new ComlogService(comlogStore, events, eventSummary)
     const voicemail: VoicemailService = new VoicemailService({
@@ -231,6 +244,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       directory: telephonyDirectory,
       clock,
       execute: (command) => telephony.execute(command),
+      onError: reportError,
       ...(options.maxVoiceMessageSeconds !== undefined && {
         maxMessageSeconds: options.maxVoiceMessageSeconds,
       }),
@@ -243,6 +257,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         comlog.engineCommitted(committed)
         voicemailDeposits.engineCommitted(committed)
       },
+      onTimerError: (error, timer) =>
+        reportError(error, `the engine's ${timer.command.type} timer failed`),
       routing: routing.lookup,
       store: callStore,
       directory: telephonyDirectory,

@@ -137,3 +137,26 @@ describe('no message is left', () => {
     expect(await messages('bob')).toStrictEqual([])
   })
 })
+
+describe('a message that cannot be stored', () => {
+  it('is reported as lost, not dropped silently', async () => {
+    const reported: string[] = []
+    const failing = await startTelephonyTest({
+      onBackgroundError: (error, what) => reported.push(`${what}: ${(error as Error).message}`),
+    })
+    try {
+      failing.service.running.platform.voicemail.deposit = () =>
+        Promise.reject(new Error('disk full'))
+      const callRef = await failing.makeCall('alice', '1001', '1002')
+      await failing.send('alice', 'POST', `${T}/calls/${callRef}/overflowToVoiceMail`)
+      failing.service.clock.advance(6_000)
+      expect((await failing.send('alice', 'DELETE', `${T}/calls/${callRef}`)).statusCode).toBe(204)
+      await failing.service.running.voicemailDeposits.idle()
+      expect(reported).toStrictEqual([
+        `a voice message of 6 s for bob was lost (call ${callRef}): disk full`,
+      ])
+    } finally {
+      await failing.close()
+    }
+  })
+})

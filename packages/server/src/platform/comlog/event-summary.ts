@@ -28,9 +28,17 @@ export class EventSummaryService {
   /** Per user, the tail of the refreshes asked, so that they publish in order. */
   readonly #pending = new Map<string, Promise<void>>()
 
-  constructor(counters: SummaryCounters, events: EventSink) {
+  readonly #onError: (error: unknown, loginName: string) => void
+
+  /** `onError` is told of a refresh that failed (a counter could not be read): no event was published. */
+  constructor(
+    counters: SummaryCounters,
+    events: EventSink,
+    onError: (error: unknown, loginName: string) => void = () => {},
+  ) {
     this.#counters = counters
     this.#events = events
+    this.#onError = onError
   }
 
   /** The user's summary now. */
@@ -58,7 +66,9 @@ export class EventSummaryService {
    */
   changed(loginName: string): Promise<void> {
     const previous = this.#pending.get(loginName) ?? Promise.resolve()
-    const next = previous.then(() => this.#publish(loginName)).catch(() => {})
+    const next = previous
+      .then(() => this.#publish(loginName))
+      .catch((error: unknown) => this.#onError(error, loginName))
     this.#pending.set(loginName, next)
     void next.then(() => {
       if (this.#pending.get(loginName) === next) this.#pending.delete(loginName)

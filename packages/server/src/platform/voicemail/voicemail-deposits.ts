@@ -30,6 +30,8 @@ export interface DepositOptions {
   /** Runs an engine command (the voice mail hanging up at the maximum length). */
   execute: (command: EngineCommand) => Promise<unknown>
   maxMessageSeconds?: number
+  /** Told of a message that could not be stored, or a maximum length that could not end its call. */
+  onError?: (error: unknown, what: string) => void
 }
 
 export class VoicemailDeposits {
@@ -77,7 +79,14 @@ export class VoicemailDeposits {
         endpoint.loginName !== undefined
           ? { type: 'release', loginName: endpoint.loginName, callRef }
           : { type: 'outsidePartyHangsUp', number: endpoint.number, callRef }
-      this.#options.execute(command).catch(() => {})
+      this.#options
+        .execute(command)
+        .catch((error: unknown) =>
+          this.#options.onError?.(
+            error,
+            `the voice mail of ${mailbox} could not end call ${callRef}`,
+          ),
+        )
     })
     this.#recording.set(callRef, {
       mailbox,
@@ -97,7 +106,13 @@ export class VoicemailDeposits {
       from: recording.from,
       duration,
     })
-    this.#tail = Promise.all([this.#tail, deposit.catch(() => undefined)])
+    const stored = deposit.catch((error: unknown) =>
+      this.#options.onError?.(
+        error,
+        `a voice message of ${duration} s for ${recording.mailbox} was lost (call ${callRef})`,
+      ),
+    )
+    this.#tail = Promise.all([this.#tail, stored])
   }
 }
 
