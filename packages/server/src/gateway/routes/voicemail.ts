@@ -11,6 +11,7 @@ import { PlatformError } from '../../platform/platform-error.js'
 import { loginNameRule, sessionOf } from '../access.js'
 import { errorResponses } from '../error-responses.js'
 import { LoginNameQuery, loginNameParameter } from '../login-name-query.js'
+import { RestError } from '../rest-error.js'
 
 const tags = ['voicemail']
 
@@ -95,10 +96,13 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'BAD_PARAMETER',
           'body password: required unless the query names withUserPwd',
         )
+      const { mailboxId } = request.params
       return request.server.platform.voicemail.info(
         user,
-        request.params.mailboxId,
-        withUserPwd ? undefined : password,
+        mailboxId,
+        withUserPwd || password === undefined
+          ? undefined
+          : () => checkMailboxPassword(request, mailboxId, password),
       )
     },
   )
@@ -231,4 +235,32 @@ function byteRange(header: string, size: number): [number, number] {
   if (match === null || (from === '' && to === '') || start > end || start >= size)
     throw new PlatformError('BAD_PARAMETER', `header Range: not a range of the file: ${header}`)
   return [start, end]
+}
+
+/**
+ * The mailbox password is its owner's login password (docs/voicemail.md), so it is checked through the
+ * authenticator: a wrong one counts toward the same lock as a failed login, by login name and by address,
+ * and a locked account is refused before any check.
+ */
+async function checkMailboxPassword(
+  request: FastifyRequest,
+  mailboxId: string,
+  password: string,
+): Promise<void> {
+  const result = await request.server.platform.authenticator.authenticate(
+    mailboxId,
+    password,
+    request.ip,
+  )
+  if (result.ok) return
+  if (result.reason === 'LOCKED') {
+    const retryAfter = String(Math.ceil(result.retryAfterMs / 1000))
+    throw new RestError(
+      'NOT_ALLOWED',
+      `password: too many failed attempts, mailbox '${mailboxId}' is locked for ${retryAfter} s`,
+      403,
+      { 'retry-after': retryAfter },
+    )
+  }
+  throw new PlatformError('NOT_ALLOWED', `password: not the password of mailbox '${mailboxId}'`)
 }

@@ -90,13 +90,17 @@ export class VoicemailService {
   }
 
   /**
-   * The mailbox's counters, after checking its password: the owner's password (`password`), or none when
-   * the client asks for the session user's own (`withUserPwd`, password undefined).
+   * The mailbox's counters, after `checkPassword` (the caller's check of the owner's password, which throws
+   * when it is refused), if given: none when the client asks for the session user's own (`withUserPwd`).
+   * The mailbox is checked first, so that an unknown one is not found whatever the password.
    */
-  async info(loginName: string, mailboxId: string, password?: string): Promise<MailboxInfo> {
+  async info(
+    loginName: string,
+    mailboxId: string,
+    checkPassword?: () => Promise<void>,
+  ): Promise<MailboxInfo> {
     this.#requireMailbox(loginName, mailboxId)
-    if (password !== undefined && !(await this.#directory.verifyPassword(mailboxId, password)))
-      throw new PlatformError('NOT_ALLOWED', `password: not the password of mailbox '${mailboxId}'`)
+    await checkPassword?.()
     const counters = await this.#store.counters(mailboxId)
     return {
       totalVoiceMsg: counters.total,
