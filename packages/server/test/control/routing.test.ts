@@ -68,4 +68,18 @@ describe('control plane: routing', () => {
     expectRestError(await put({ dndState: { activate: 'yes' } }), 400, 'BAD_PARAMETER', /dndState/)
     expectRestError(await put({}, '/control/v1/users/nobody/routing'), 404, 'NOT_FOUND')
   })
+
+  it('refuses a part it does not know (a misspelt one would clear the part meant), and changes nothing', async () => {
+    const set = await put({ dndState: { activate: true } })
+    expect(set.statusCode, set.body).toBe(200)
+    expectRestError(
+      await put({ forward: { destinations: [{ type: 'VOICEMAIL' }] } }),
+      400,
+      'BAD_PARAMETER',
+      /body\.forward: not a part of a RoutingState/,
+    )
+    expect((await running.control.inject({ url: URL, headers: AUTH })).json()).toEqual({
+      dndState: { activate: true },
+    })
+  })
 })

@@ -13,6 +13,9 @@ import type { RoutingService } from '../../platform/routing/routing-service.js'
 import { routingUserOf } from '../../platform/routing/routing-user.js'
 import { existingUser } from './users.js'
 
+/** The parts of a RoutingState, each replaced (or cleared when absent) by PUT. */
+const ROUTING_PARTS: ReadonlySet<string> = new Set(Object.keys(RoutingState.properties))
+
 const LoginParams = Type.Object({ loginName: Type.String() })
 const tags = ['routing']
 
@@ -57,6 +60,13 @@ export const routingRoutes: FastifyPluginAsyncTypebox<{
         throw new PlatformError(
           'BAD_PARAMETER',
           `body${problem.instancePath.replaceAll('/', '.')}: ${problem.message}`,
+        )
+      // A replacement clears the parts it does not name: a misspelt part would clear the one meant.
+      const unknown = Object.keys(request.body).filter((key) => !ROUTING_PARTS.has(key))
+      if (unknown.length > 0)
+        throw new PlatformError(
+          'BAD_PARAMETER',
+          `body.${unknown[0]}: not a part of a RoutingState (${[...ROUTING_PARTS].join(', ')})`,
         )
       await routing.replace(user, request.body)
       return routing.state(user)
