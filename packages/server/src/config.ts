@@ -10,6 +10,7 @@ import {
   WebhookAllowListError,
   WebhookTargets,
 } from './platform/subscriptions/webhook-targets.js'
+import { DEFAULT_MAX_MESSAGE_SECONDS } from './platform/voicemail/voice-message.js'
 
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -150,7 +151,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
     webhookAllowedHosts: text('WEBHOOK_ALLOWED_HOSTS') ?? DEFAULT_WEBHOOK_ALLOWED_HOSTS,
     comlogRecording: onOff('COMLOG_RECORDING', true),
-    voicemailMaxMessageSeconds: integer('VOICEMAIL_MAX_MESSAGE_SECONDS', 120, 1, 240),
+    voicemailMaxMessageSeconds: integer(
+      'VOICEMAIL_MAX_MESSAGE_SECONDS',
+      DEFAULT_MAX_MESSAGE_SECONDS,
+      1,
+      240,
+    ),
   }
   try {
     new WebhookTargets(config.webhookAllowedHosts)

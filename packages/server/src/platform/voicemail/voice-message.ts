@@ -1,6 +1,9 @@
 /** A voice message as the platform keeps it (docs/voicemail.md): its listing fields and its audio. */
 import type { PartyInfo } from '@openness/wire'
 
+/** The longest message by default, seconds (VOICEMAIL_MAX_MESSAGE_SECONDS): then the voice mail hangs up. */
+export const DEFAULT_MAX_MESSAGE_SECONDS = 120
+
 /** What a mailbox shows of a message, without its audio. */
 export interface StoredVoiceMessage {
   /** Unique over the platform; never contains `;` (the separator of `msgIds`). */

@@ -10,10 +10,8 @@ import { partyInfo } from '../telephony/call-view.js'
 import type { TelephonyDirectory } from '../telephony/telephony-directory.js'
 import type { Committed } from '../telephony/telephony-service.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony/telephony-state.js'
+import { DEFAULT_MAX_MESSAGE_SECONDS } from './voice-message.js'
 import type { VoicemailService } from './voicemail-service.js'
-
-/** The longest message by default, seconds: then the voice mail hangs up. */
-export const DEFAULT_MAX_MESSAGE_SECONDS = 120
 
 /** A call being recorded in a mailbox. */
 interface Recording {

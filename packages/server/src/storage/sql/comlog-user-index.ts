@@ -24,20 +24,17 @@ export async function indexedThrough(db: Kysely<CallDatabase>): Promise<number> 
 }
 
 /**
- * Indexes the records appended since the last batch; to be called in a transaction. Resolves to how many
- * it indexed (0 when the index was up to date: two reads by primary key).
+ * Indexes the records appended since the last batch; to be called in a transaction. Two reads by primary key
+ * when the index is up to date.
  */
-export async function indexNewRecords(trx: Kysely<CallDatabase>): Promise<number> {
+export async function indexNewRecords(trx: Kysely<CallDatabase>): Promise<void> {
   const through = await indexedThrough(trx)
-  const { top, count } = await trx
+  const { top } = await trx
     .selectFrom('comlog_record')
-    .select((eb) => [
-      eb.fn.max('record_id').as('top'),
-      eb.fn.countAll<number | string>().as('count'),
-    ])
+    .select((eb) => eb.fn.max('record_id').as('top'))
     .where('record_id', '>', through)
     .executeTakeFirstOrThrow()
-  if (top === null || top === undefined) return 0
+  if (top === null || top === undefined) return
   await trx
     .insertInto('comlog_user_index')
     .columns(['login_name', 'begin_at', 'record_id'])
@@ -59,7 +56,6 @@ export async function indexNewRecords(trx: Kysely<CallDatabase>): Promise<number
         .doUpdateSet((eb) => ({ indexed_through: eb.ref('excluded.indexed_through') })),
     )
     .execute()
-  return Number(count)
 }
 
 /** Removes the index entries of the user's records among `recordIds` (records being deleted). */
