@@ -2,8 +2,9 @@
  * Follows each directory user's part in each call from the engine's events, and turns it into a record of
  * the user's communication log when the user leaves the call (OnCallRemoved): one record per user per call
  * the user took part in (docs/comlog.md). What it follows lives in memory; a restart seeds it from the calls
- * in progress (`seed`). `observe` works on copies, so that a command whose state fails to be stored leaves
- * nothing behind: its `commit` keeps them once the records are stored with the state.
+ * in progress (`seed`). `observe` works on copies, which its `commit` keeps; the commands of a batch are
+ * kept as they run, before their batch is stored (TelephonyService), so that each sees the one before, and
+ * a batch that fails to be stored is undone, newest command first, with the undo each `commit` returned.
  */
 import type {
   Call,
@@ -63,8 +64,8 @@ interface Part {
 /** What one command did to the log: the records to store with its state, and how to keep the rest. */
 export interface LogChanges {
   drafts: ComRecordDraft[]
-  /** Keeps what the command changed; call it once the drafts are stored. */
-  commit(): void
+  /** Keeps what the command changed; returns what puts back the parts as they were before. */
+  commit(): () => void
 }
 
 type CallEvent = PlatformEvent & { callRef: string }
@@ -169,10 +170,13 @@ export class CallLogRecorder {
     parts.set(loginName, part)
   }
 
-  #keep(changed: Changed): void {
+  #keep(changed: Changed): () => void {
+    /** The parts replaced or removed, as they were (undefined: there was none). */
+    const replaced: [string, string, Part | undefined][] = []
     for (const [callRef, parts] of changed) {
       let kept = this.#parts.get(callRef)
       for (const [loginName, part] of parts) {
+        replaced.push([callRef, loginName, kept?.get(loginName)])
         if (part !== null) {
           if (kept === undefined) {
             kept = new Map()
@@ -182,6 +186,21 @@ export class CallLogRecorder {
         } else kept?.delete(loginName)
       }
       if (kept?.size === 0) this.#parts.delete(callRef)
+    }
+    return () => {
+      for (const [callRef, loginName, part] of replaced.reverse()) {
+        let kept = this.#parts.get(callRef)
+        if (part === undefined) {
+          kept?.delete(loginName)
+          if (kept?.size === 0) this.#parts.delete(callRef)
+          continue
+        }
+        if (kept === undefined) {
+          kept = new Map()
+          this.#parts.set(callRef, kept)
+        }
+        kept.set(loginName, part)
+      }
     }
   }
 

@@ -28,3 +28,27 @@ export function callChanges(
     removedCallRefs: removedCallRefs.sort(compareCallRefs),
   }
 }
+
+/**
+ * The changes of commands run one after the other, as one: a call changed by one and removed by a later one
+ * is removed, a call removed and then changed again is changed; each list in callRef order.
+ */
+export function mergeCallChanges(steps: readonly CallChanges[]): CallChanges {
+  if (steps.length === 1 && steps[0] !== undefined) return steps[0]
+  const changed = new Set<string>()
+  const removed = new Set<string>()
+  for (const { changedCallRefs, removedCallRefs } of steps) {
+    for (const callRef of changedCallRefs) {
+      removed.delete(callRef)
+      changed.add(callRef)
+    }
+    for (const callRef of removedCallRefs) {
+      changed.delete(callRef)
+      removed.add(callRef)
+    }
+  }
+  return {
+    changedCallRefs: [...changed].sort(compareCallRefs),
+    removedCallRefs: [...removed].sort(compareCallRefs),
+  }
+}

@@ -1,14 +1,20 @@
 /**
  * The runtime around the pure call engine (design section 2; issue 4 items 4 and 5): it holds the current
- * state, runs commands one at a time, stores the state after each command, then publishes the command's
- * events, and keeps one clock timer armed for the earliest pending engine timer, whose command it runs when
- * due. Started over a stored state, it re-arms that state's timers: calls and timers survive a restart.
+ * state, runs commands one at a time, stores their states, then publishes their events, and keeps one clock
+ * timer armed for the earliest pending engine timer, whose command it runs when due. Started over a stored
+ * state, it re-arms that state's timers: calls and timers survive a restart.
+ *
+ * Group commit (docs/call-model.md, "Runtime and storage of calls"): a command runs at once on the state the
+ * commands before it left (the head), and waits for its batch to be stored; the commands that run while a
+ * batch is stored, or in the same turn of the event loop, form the next batch, stored in one transaction.
+ * Nothing is published and no command resolves before its batch is stored; a batch that fails to be stored
+ * fails its commands and those run after them, and the state goes back to the last one stored.
  */
 import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
-import type { StoredComRecord } from '../comlog/com-record.js'
+import type { ComRecordDraft, StoredComRecord } from '../comlog/com-record.js'
 import type { CallChanges, CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
 import type { RoutingLookup } from '../routing/routing-profile.js'
-import { callChanges } from './call-changes.js'
+import { callChanges, mergeCallChanges } from './call-changes.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
@@ -26,6 +32,12 @@ import {
   type PendingTimer,
   type TelephonyState,
 } from './telephony-state.js'
+
+/** The most commands stored in one transaction; the others wait for the next. */
+const MAX_BATCH = 256
+/** After a batch failed to be stored, how long the timers wait before they run again (not in a tight loop). */
+const STORE_RETRY_MS = 1_000
+const NO_CHANGES: CallChanges = { changedCallRefs: [], removedCallRefs: [] }
 
 /** What the service needs. */
 export interface TelephonyServiceOptions {
@@ -68,6 +80,22 @@ export interface CommandResult {
   events: readonly PlatformEvent[]
 }
 
+/** A command run on the head state, waiting for its batch to be stored. */
+interface Step {
+  before: TelephonyState
+  after: TelephonyState
+  events: readonly PlatformEvent[]
+  changes: CallChanges
+  /** The records of the log the command wrote, stored with its batch. */
+  drafts: readonly ComRecordDraft[]
+  /** Puts the log's recorder back as it was before the command. */
+  undo: (() => void) | undefined
+  /** Called once the batch is stored and the step's events published, with the step's records. */
+  done(records: readonly StoredComRecord[]): void
+  /** Called when the batch could not be stored: nothing of the step happened. */
+  fail(error: unknown): void
+}
+
 export class TelephonyService {
   readonly #store: CallStore
   readonly #clock: Clock
@@ -76,9 +104,16 @@ export class TelephonyService {
   readonly #onTimerError: (error: unknown, timer: PendingTimer) => void
   readonly #recorder: CallLogRecorder | undefined
   readonly #onCommitted: ((committed: Committed) => void) | undefined
+  /** The state last stored, which queries read. */
   #state: TelephonyState
-  /** The tail of the queue of commands: each runs alone, on the state the previous one left. */
-  #queue: Promise<unknown> = Promise.resolve()
+  /** The state after every command run, stored or not: the next command runs on it. */
+  #head: TelephonyState
+  /** The commands run and not yet taken into a batch, in order. */
+  #pending: Step[] = []
+  /** The flush under way (scheduled or storing batches), until no command is left pending. */
+  #flushing: Promise<void> | undefined
+  /** The timers run no earlier than this after a batch failed to be stored. */
+  #retryAt = Number.NEGATIVE_INFINITY
   #armed: { at: number; timer: Timer } | undefined
   #stopped = false
 
@@ -95,6 +130,7 @@ export class TelephonyService {
     this.#recorder = options.recorder
     this.#onCommitted = options.onCommitted
     this.#state = state
+    this.#head = state
   }
 
   /**
@@ -114,105 +150,194 @@ export class TelephonyService {
     return service
   }
 
-  /** The state after the last command, for queries; never change it. */
+  /** The state as last stored, for queries; never change it. */
   get state(): TelephonyState {
     return this.#state
   }
 
-  /** Reads of the state after the last command, as users see it (telephony-queries.ts). */
+  /** Reads of the state as last stored, as users see it (telephony-queries.ts). */
   get queries(): TelephonyQueries {
     return new TelephonyQueries(this.#state, this.#context.directory)
   }
 
   /**
-   * Runs the command after the ones already queued, at the clock's time; resolves once its state is stored
-   * and its events published. Rejects with the engine's PlatformError (nothing changed) or the store's error
-   * (nothing changed either: the state stays the last stored one).
+   * Runs the command after the ones asked before it, at the clock's time; resolves once its state is
+   * stored and its events published. Rejects with the engine's PlatformError (nothing changed) or the
+   * store's error (nothing changed either: the state goes back to the last one stored).
    */
   execute(command: EngineCommand): Promise<CommandResult> {
-    return this.#enqueue(() => {
-      const now = this.#clock.now()
-      return this.#commit(execute(this.#state, command, now, this.#context), now)
+    if (this.#stopped) return Promise.reject(stoppedError())
+    const now = this.#clock.now()
+    let result: EngineResult
+    try {
+      result = execute(this.#head, command, now, this.#context)
+    } catch (error) {
+      return Promise.reject(error)
+    }
+    const { callRef, events } = result
+    return new Promise((resolve, reject) => {
+      this.#run(result, now, {
+        done: () => resolve({ ...(callRef !== undefined && { callRef }), events }),
+        fail: reject,
+      })
     })
   }
 
   /**
    * Publishes the user's telephonic state as an OnTelephonyState event (POST /telephony/state/snapshot;
-   * wire facts 6), after the commands queued so far, so that it follows their events on the channel.
+   * wire facts 6), after the commands asked so far, so that it follows their events on the channel.
    */
   snapshot(loginName: string): Promise<void> {
-    return this.#enqueue(async () => {
-      const state = this.queries.telephonicState(loginName)
-      this.#events.publish({ eventName: 'OnTelephonyState', loginName, state })
+    if (this.#stopped) return Promise.reject(stoppedError())
+    const at = this.#head
+    return new Promise((resolve, reject) => {
+      this.#push({
+        before: at,
+        after: at,
+        events: [],
+        changes: NO_CHANGES,
+        drafts: [],
+        undo: undefined,
+        done: () => {
+          const state = new TelephonyQueries(at, this.#context.directory).telephonicState(loginName)
+          this.#events.publish({ eventName: 'OnTelephonyState', loginName, state })
+          resolve()
+        },
+        fail: reject,
+      })
     })
   }
 
-  /** Resolves once every command queued so far (timers' included) is done. */
+  /** Resolves once every command asked so far (timers' included) is stored and published, or failed. */
   async idle(): Promise<void> {
-    await this.#queue
+    while (this.#flushing !== undefined) await this.#flushing
   }
 
-  /** Stops running timers and accepting commands; resolves once the queued commands are done. */
+  /** Stops running timers and accepting commands; resolves once the commands already run are done. */
   async stop(): Promise<void> {
     this.#stopped = true
     this.#armed?.timer.cancel()
     this.#armed = undefined
-    await this.#queue.catch(() => {})
+    await this.idle()
   }
 
-  #enqueue<T>(job: () => Promise<T>): Promise<T> {
-    if (this.#stopped) return Promise.reject(new Error('The telephony service is stopped'))
-    const run = this.#queue.then(job, job)
-    this.#queue = run.catch(() => {})
-    return run
+  /** Takes a command's result as the new head: follows it for the log and waits for its batch. */
+  #run(
+    { state, events, changes }: EngineResult,
+    now: number,
+    outcome: Pick<Step, 'done' | 'fail'>,
+  ): void {
+    const log = this.#recorder?.observe(events, now)
+    this.#push({
+      before: this.#head,
+      after: state,
+      events,
+      changes,
+      drafts: log?.drafts ?? [],
+      undo: log?.commit(),
+      ...outcome,
+    })
+    this.#head = state
+    this.#arm()
+  }
+
+  #push(step: Step): void {
+    this.#pending.push(step)
+    // The first command of a batch waits for the end of the event loop's turn: the commands asked in the
+    // same turn (requests read together) join it.
+    this.#flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
+      this.#flush(),
+    )
+  }
+
+  /** Stores the pending commands batch after batch, until none is left. */
+  async #flush(): Promise<void> {
+    for (;;) {
+      const batch = this.#pending.splice(0, MAX_BATCH)
+      if (batch.length === 0) {
+        this.#flushing = undefined
+        return
+      }
+      await this.#storeBatch(batch)
+    }
   }
 
   /**
-   * Stores the new state (with the log's records of the calls users left), makes it current, publishes
-   * the events and re-arms the timer.
+   * Stores the batch's last state, with the log's records of its commands, in one transaction; then, command
+   * by command, makes its state current, publishes its events and settles it. Never rejects.
    */
-  async #commit(
-    { state: next, events, changes, callRef }: EngineResult,
-    now: number,
-  ): Promise<CommandResult> {
-    const log = this.#recorder?.observe(events, now)
+  async #storeBatch(batch: Step[]): Promise<void> {
+    const last = batch[batch.length - 1] as Step
+    const drafts = batch.length === 1 ? last.drafts : batch.flatMap((step) => step.drafts)
     let records: readonly StoredComRecord[] = []
-    if (log !== undefined && log.drafts.length > 0)
-      records = await this.#store.saveWithRecords(next, changes, log.drafts)
-    else await this.#store.save(next, changes)
-    log?.commit()
-    const before = this.#state
-    this.#state = next
-    for (const event of events) this.#events.publish(event)
-    this.#onCommitted?.({ before, after: next, events, changes, records })
-    this.#arm()
-    return { ...(callRef !== undefined && { callRef }), events }
+    try {
+      if (last.after !== this.#state) {
+        const changes = mergeCallChanges(batch.map((step) => step.changes))
+        if (drafts.length > 0)
+          records = await this.#store.saveWithRecords(last.after, changes, drafts)
+        else await this.#store.save(last.after, changes)
+      }
+    } catch (error) {
+      this.#revert(batch, error)
+      return
+    }
+    let first = 0
+    for (const step of batch) {
+      const stepRecords =
+        step.drafts.length === 0 ? [] : records.slice(first, (first += step.drafts.length))
+      this.#state = step.after
+      for (const event of step.events) this.#events.publish(event)
+      if (step.after !== step.before || step.events.length > 0)
+        this.#onCommitted?.({
+          before: step.before,
+          after: step.after,
+          events: step.events,
+          changes: step.changes,
+          records: stepRecords,
+        })
+      step.done(stepRecords)
+    }
   }
 
-  /** Keeps one clock timer armed for the earliest pending engine timer. */
+  /**
+   * Fails the batch that could not be stored and every command run after it, puts the log's recorder and
+   * the head back to the last state stored, and holds the timers for a while.
+   */
+  #revert(batch: Step[], error: unknown): void {
+    const failed = [...batch, ...this.#pending.splice(0)]
+    for (let index = failed.length - 1; index >= 0; index -= 1) failed[index]?.undo?.()
+    this.#head = this.#state
+    this.#retryAt = this.#clock.now() + STORE_RETRY_MS
+    this.#arm()
+    for (const step of failed) step.fail(error)
+  }
+
+  /** Keeps one clock timer armed for the earliest pending engine timer of the head state. */
   #arm(): void {
     if (this.#stopped) return
-    const at = earliest(this.#state.timers)
+    const due = earliest(this.#head.timers)
+    const at = due === undefined ? undefined : Math.max(due, this.#retryAt)
     if (this.#armed?.at === at) return
     this.#armed?.timer.cancel()
     this.#armed = undefined
     if (at === undefined) return
     const timer = this.#clock.setTimer(Math.max(0, at - this.#clock.now()), () => {
       if (this.#armed?.timer === timer) this.#armed = undefined
-      this.#enqueue(() => this.#runDueTimers()).catch(() => {})
+      this.#runDueTimers()
     })
     this.#armed = { at, timer }
   }
 
   /** Runs the due timers, earliest first, each as a command of its own; a timer leaves the state as it runs. */
-  async #runDueTimers(): Promise<void> {
+  #runDueTimers(): void {
     for (;;) {
       const now = this.#clock.now()
-      const due = nextDue(this.#state.timers, now)
-      if (due === undefined || this.#stopped) break
+      if (this.#stopped || now < this.#retryAt) break
+      const due = nextDue(this.#head.timers, now)
+      if (due === undefined) break
       const base: TelephonyState = {
-        ...this.#state,
-        timers: this.#state.timers.filter((timer) => timer !== due),
+        ...this.#head,
+        timers: this.#head.timers.filter((timer) => timer !== due),
       }
       let result: EngineResult
       try {
@@ -220,12 +345,19 @@ export class TelephonyService {
       } catch (error) {
         this.#onTimerError(error, due)
         // The timer leaves the state all the same (a state that differs by its timers only).
-        result = { state: base, events: [], changes: { changedCallRefs: [], removedCallRefs: [] } }
+        result = { state: base, events: [], changes: NO_CHANGES }
       }
-      await this.#commit(result, now)
+      this.#run(result, now, {
+        done: () => {},
+        fail: (error) => this.#onTimerError(error, due),
+      })
     }
     this.#arm()
   }
+}
+
+function stoppedError(): Error {
+  return new Error('The telephony service is stopped')
 }
 
 /** The time of the earliest timer. */

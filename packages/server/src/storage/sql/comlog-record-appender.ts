@@ -1,6 +1,6 @@
 /**
  * Appending the records of the communication log in the transaction that stores a call's end
- * (SqlCallStore.saveWithRecords): the hot path of the log, one statement per call's end, and the batches
+ * (call-write-plan.ts): the hot path of the log, one statement per call's end, and the batches
  * that index the appended records by user and date (comlog-user-index.ts).
  */
 import { CompiledQuery, type Kysely } from 'kysely'
@@ -12,7 +12,7 @@ import type { CallDatabase, ComlogRecordTable } from './database.js'
 const ROW_BATCH = 80
 
 /** The columns of an appended record, in the order of its statement's parameters. */
-const APPEND_COLUMNS = [
+export const APPEND_COLUMNS = [
   'record_id',
   'login_name',
   'begin_at',
@@ -29,50 +29,55 @@ const APPEND_COLUMNS = [
 type AppendRow = Pick<ComlogRecordTable, (typeof APPEND_COLUMNS)[number]>
 
 /**
- * Appends records inside the caller's transaction (SqlCallStore.saveWithRecords), on the hot path of every
- * call's end: the statement for a number of rows is compiled once (through Kysely, for the dialect) and
- * then run with new parameters, which spares the query builder's work on every call (docs/performance.md,
- * "The cost of writing records").
+ * The rows of the records numbered from `firstId`, their values in APPEND_COLUMNS order, and the records
+ * as the store returns them once written.
+ */
+export function appendRows(
+  drafts: readonly ComRecordDraft[],
+  firstId: number,
+): { rows: unknown[][]; stored: StoredComRecord[] } {
+  const stored: StoredComRecord[] = []
+  const rows = drafts.map((draft, index) => {
+    const recordId = firstId + index
+    stored.push({
+      loginName: draft.loginName,
+      missed: draft.missed,
+      record: { recordId, ...draft.record, acknowledged: false },
+    })
+    const row: AppendRow = {
+      record_id: recordId,
+      login_name: draft.loginName,
+      begin_at: draft.beginAt,
+      com_ref: draft.record.comRef,
+      role: draft.role,
+      answered: draft.answered ? 1 : 0,
+      acknowledged: 0,
+      missed: draft.missed ? 1 : 0,
+      reason: draft.reason,
+      remote_ids: `|${draft.remotePartyIds.join('|')}|`,
+      record: JSON.stringify(draft.record),
+    }
+    return APPEND_COLUMNS.map((column) => row[column])
+  })
+  return { rows, stored }
+}
+
+/**
+ * Appends records inside the caller's transaction (SqlCallStore), on the hot path of every call's end: the
+ * statement for a number of rows is compiled once (through Kysely, for the dialect) and then run with new
+ * parameters, which spares the query builder's work on every call (docs/performance.md, "The cost of
+ * writing records").
  */
 export class ComRecordAppender {
   /** The SQL of the insert of n rows, by n. */
   readonly #statements = new Map<number, string>()
 
-  /** Appends the records numbered from `firstId`; resolves to the stored records. */
-  async append(
-    trx: Kysely<CallDatabase>,
-    drafts: readonly ComRecordDraft[],
-    firstId: number,
-  ): Promise<StoredComRecord[]> {
-    const stored: StoredComRecord[] = []
-    const rows = drafts.map((draft, index) => {
-      const recordId = firstId + index
-      stored.push({
-        loginName: draft.loginName,
-        missed: draft.missed,
-        record: { recordId, ...draft.record, acknowledged: false },
-      })
-      return {
-        record_id: recordId,
-        login_name: draft.loginName,
-        begin_at: draft.beginAt,
-        com_ref: draft.record.comRef,
-        role: draft.role,
-        answered: draft.answered ? 1 : 0,
-        acknowledged: 0,
-        missed: draft.missed ? 1 : 0,
-        reason: draft.reason,
-        remote_ids: `|${draft.remotePartyIds.join('|')}|`,
-        record: JSON.stringify(draft.record),
-      } satisfies AppendRow
-    })
+  /** Appends `rows` (appendRows). */
+  async append(trx: Kysely<CallDatabase>, rows: readonly unknown[][]): Promise<void> {
     for (let start = 0; start < rows.length; start += ROW_BATCH) {
       const batch = rows.slice(start, start + ROW_BATCH)
-      const parameters: unknown[] = []
-      for (const row of batch) for (const column of APPEND_COLUMNS) parameters.push(row[column])
-      await trx.executeQuery(CompiledQuery.raw(this.#statement(trx, batch.length), parameters))
+      await trx.executeQuery(CompiledQuery.raw(this.#statement(trx, batch.length), batch.flat()))
     }
-    return stored
   }
 
   /** The insert of `count` rows in the dialect of `db`, its parameters in APPEND_COLUMNS order, row by row. */
