@@ -283,8 +283,8 @@ export class TelephonyService {
     }
     let first = 0
     for (const step of batch) {
-      const stepRecords =
-        step.drafts.length === 0 ? [] : records.slice(first, (first += step.drafts.length))
+      const stepRecords = records.slice(first, first + step.drafts.length)
+      first += step.drafts.length
       this.#state = step.after
       for (const event of step.events) this.#events.publish(event)
       if (step.after !== step.before || step.events.length > 0)
