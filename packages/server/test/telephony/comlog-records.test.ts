@@ -11,7 +11,7 @@ import type {
   OutsideBehaviour,
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
-import type { EngineCommand } from '../../src/platform/telephony/telephony-state.js'
+import { allCalls, type EngineCommand } from '../../src/platform/telephony/telephony-state.js'
 import { FeatureWorld, featureDirectory, OUTSIDE_PREFIX } from './support.js'
 
 const BUSY = '0155660005'
@@ -47,9 +47,7 @@ class LoggedWorld extends FeatureWorld {
   }
 
   private log(events: EngineResult['events']): void {
-    const changes = this.recorder.observe(events, this.now)
-    changes.commit()
-    this.records.push(...changes.drafts)
+    this.records.push(...this.recorder.observe(events, this.now))
   }
 
   make(from: string, callee: string): string {
@@ -293,7 +291,7 @@ describe('CallLogRecorder', () => {
     expect(bob?.remotePartyIds).toEqual(expect.arrayContaining(['alice', '1001', 'carol']))
   })
 
-  it('keeps nothing of a command whose changes are not committed', () => {
+  it('forgets what it followed when restarted, and follows the calls it is given from then on', () => {
     const world = new FeatureWorld({}, outsideDirectory)
     const recorder = new CallLogRecorder(outsideDirectory)
     const made = world.run({
@@ -304,6 +302,12 @@ describe('CallLogRecorder', () => {
       autoAnswer: true,
     })
     recorder.observe(made.events, world.now)
+    expect(recorder.size).toBe(2)
+
+    // A batch not stored: the service restarts the recorder on the calls as last stored (none here).
+    recorder.restart([])
     expect(recorder.size).toBe(0)
+    recorder.restart(allCalls(world.state))
+    expect(recorder.size).toBe(2)
   })
 })

@@ -220,6 +220,172 @@ describe('TelephonyService', () => {
     })
   })
 
+  it('stores the commands asked in one turn in one save, then publishes and settles each in order', async () => {
+    const memory = new MemoryCallStore()
+    const saved: string[][] = []
+    const countingStore: CallStore = {
+      load: () => memory.load(),
+      save: async (state, changes) => {
+        saved.push([...changes.changedCallRefs, ...changes.removedCallRefs.map((ref) => `-${ref}`)])
+        await memory.save(state, changes)
+      },
+      saveWithRecords: (state, changes, records) => memory.saveWithRecords(state, changes, records),
+      close: () => memory.close(),
+    }
+    await service.stop()
+    service = await start(countingStore, clock, sink)
+    saved.length = 0
+    const settled: string[] = []
+
+    // Asked in one turn: the second answers the call the first makes, before anything is stored.
+    const made = service.execute(makeCall('alice', '1001', '1002')).then((result) => {
+      settled.push(`made after ${sink.events.length} events`)
+      return result
+    })
+    const answered = service
+      .execute({ type: 'answer', loginName: 'bob', callRef: '0000000000000001' })
+      .then((result) => {
+        settled.push(`answered after ${sink.events.length} events`)
+        return result
+      })
+    // Nothing is stored, published or current before the batch is stored.
+    expect(allCalls(service.state)).toStrictEqual([])
+    expect(sink.events).toStrictEqual([])
+
+    const [first, second] = await Promise.all([made, answered])
+    // One save for both, with the call once; the events of each command, in order.
+    expect(saved).toStrictEqual([['0000000000000001']])
+    expect(sink.events).toStrictEqual([...first.events, ...second.events])
+    expect(settled).toStrictEqual([
+      `made after ${sink.events.length} events`,
+      `answered after ${sink.events.length} events`,
+    ])
+    expect(callOf(service.state, '0000000000000001')?.connections.map((c) => c.state)).toStrictEqual(
+      ['ACTIVE', 'ACTIVE'],
+    )
+
+    // A call made and released in one batch: removed from the store, never written.
+    const again = service.execute(makeCall('carol', '1003', '1004'))
+    const released = service.execute({
+      type: 'release',
+      loginName: 'carol',
+      callRef: '0000000000000003',
+    })
+    await Promise.all([again, released])
+    expect(saved.at(-1)).toStrictEqual(['-0000000000000003'])
+    const loaded = await memory.load()
+    expect(loaded && allCalls(loaded).map((call) => call.callRef)).toStrictEqual([
+      '0000000000000001',
+    ])
+  })
+
+  it('fails a batch that is not stored and every command run after it, and goes back to the stored state', async () => {
+    const memory = new MemoryCallStore()
+    let failures = 0
+    const flakyStore: CallStore = {
+      load: () => memory.load(),
+      save: async (state, changes) => {
+        if (failures > 0) {
+          failures -= 1
+          // Commands asked while this save is under way run on the state it is storing.
+          await new Promise((resolve) => setImmediate(resolve))
+          throw new Error('disk full')
+        }
+        await memory.save(state, changes)
+      },
+      saveWithRecords: (state, changes, records) => memory.saveWithRecords(state, changes, records),
+      close: () => memory.close(),
+    }
+    await service.stop()
+    service = await start(flakyStore, clock, sink)
+    const before = service.state
+
+    failures = 1
+    const made = service.execute(makeCall('alice', '1001', '1002'))
+    await new Promise((resolve) => setImmediate(resolve))
+    // Asked while the make call is being stored: runs on it, so fails with it.
+    const answered = service.execute({
+      type: 'answer',
+      loginName: 'bob',
+      callRef: '0000000000000001',
+    })
+
+    await expect(made).rejects.toThrow('disk full')
+    await expect(answered).rejects.toThrow('disk full')
+    expect(service.state).toBe(before)
+    expect(sink.events).toStrictEqual([])
+    // The head went back too: the call never made cannot be answered, and the next command runs on the
+    // stored state.
+    await expect(
+      service.execute({ type: 'answer', loginName: 'bob', callRef: '0000000000000001' }),
+    ).rejects.toMatchObject({ type: 'NOT_FOUND' })
+    await expect(service.execute(makeCall('alice', '1001', '1002'))).resolves.toMatchObject({
+      callRef: '0000000000000001',
+    })
+  })
+
+  it('publishes a snapshot after the events of the commands asked before it', async () => {
+    const made = service.execute(makeCall('alice', '1001', '1002'))
+    const snapshot = service.snapshot('alice')
+    await Promise.all([made, snapshot])
+
+    expect(sink.lines).toStrictEqual([
+      'OnCallCreated alice',
+      'OnCallCreated bob',
+      'OnTelephonyState alice',
+    ])
+    // The snapshot shows the call its command made.
+    expect(JSON.stringify(sink.events.at(-1))).toContain('0000000000000001')
+  })
+
+  it("reports a timer's command whose batch is not stored, and runs it again a second later", async () => {
+    const memory = new MemoryCallStore()
+    let failing = false
+    const flakyStore: CallStore = {
+      load: () => memory.load(),
+      save: async (state, changes) => {
+        if (failing) throw new Error('disk full')
+        await memory.save(state, changes)
+      },
+      saveWithRecords: (state, changes, records) => memory.saveWithRecords(state, changes, records),
+      close: () => memory.close(),
+    }
+    const timerErrors: string[] = []
+    await service.stop()
+    service = await TelephonyService.start({
+      store: flakyStore,
+      directory,
+      clock,
+      events: sink,
+      devices,
+      settings: { ringingTimeoutMs: RINGING_TIMEOUT_MS },
+      onTimerError: (error, timer) =>
+        timerErrors.push(`${timer.command.type}: ${(error as Error).message}`),
+    })
+    const { callRef = '' } = await service.execute(makeCall('alice', '1001', '1002'))
+    sink.events.length = 0
+
+    failing = true
+    await clock.advance(RINGING_TIMEOUT_MS)
+    await service.idle()
+    expect(timerErrors).toStrictEqual(['ringingTimeout: disk full'])
+    expect(callOf(service.state, callRef)).toBeDefined()
+
+    // Not in a tight loop: nothing runs before the second is over.
+    failing = false
+    await clock.advance(999)
+    await service.idle()
+    expect(callOf(service.state, callRef)).toBeDefined()
+    await clock.advance(1)
+    await service.idle()
+    expect(allCalls(service.state)).toStrictEqual([])
+    expect([...sink.lines].sort()).toStrictEqual([
+      'OnCallModified alice NOT_ANSWERED',
+      'OnCallRemoved alice NOT_ANSWERED',
+      'OnCallRemoved bob NOT_ANSWERED',
+    ])
+  })
+
   it('refuses commands once stopped', async () => {
     await service.stop()
     await expect(service.execute(makeCall('alice', '1001', '1002'))).rejects.toThrow(/stopped/)

@@ -2,9 +2,9 @@
  * Follows each directory user's part in each call from the engine's events, and turns it into a record of
  * the user's communication log when the user leaves the call (OnCallRemoved): one record per user per call
  * the user took part in (docs/comlog.md). What it follows lives in memory; a restart seeds it from the calls
- * in progress (`seed`). `observe` works on copies, which its `commit` keeps; the commands of a batch are
- * kept as they run, before their batch is stored (TelephonyService), so that each sees the one before, and
- * a batch that fails to be stored is undone, newest command first, with the undo each `commit` returned.
+ * in progress (`seed`). It follows each command as the command runs, before the command's batch is stored
+ * (TelephonyService's group commit); when a batch fails to be stored, the service `restart`s it from the
+ * calls as last stored, as a restart of the service would (docs/comlog.md).
  */
 import type {
   Call,
@@ -56,22 +56,12 @@ interface Part {
   parties: Map<string, Participant>
   initialCalled?: PartyInfo
   associatedData?: string
-  /** The notable causes met, in order; replaced, never changed in place (clones share it). */
+  /** The notable causes met, in order. */
   causes: readonly string[]
   transferredBy?: string
 }
 
-/** What one command did to the log: the records to store with its state, and how to keep the rest. */
-export interface LogChanges {
-  drafts: ComRecordDraft[]
-  /** Keeps what the command changed; returns what puts back the parts as they were before. */
-  commit(): () => void
-}
-
 type CallEvent = PlatformEvent & { callRef: string }
-
-/** The parts a command changed, by callRef then login name; `null` for a part that ended. */
-type Changed = Map<string, Map<string, Part | null>>
 
 export class CallLogRecorder {
   /** The parts in progress by callRef, then login name. */
@@ -105,103 +95,67 @@ export class CallLogRecorder {
     return size
   }
 
-  /**
-   * Reads a command's events, at `now`: the records of the users who left a call. Works on copies of the
-   * parts the events touch (the others are not copied), kept by `commit`.
-   */
-  observe(events: readonly PlatformEvent[], now: number): LogChanges {
-    const changed: Changed = new Map()
+  /** Forgets every part and follows the calls in progress anew, as after a restart (a batch not stored). */
+  restart(calls: Iterable<CallRecord>): void {
+    this.#parts.clear()
+    this.seed(calls)
+  }
+
+  /** Reads a command's events, at `now`, and follows them; returns the records of the users who left a call. */
+  observe(events: readonly PlatformEvent[], now: number): ComRecordDraft[] {
     const drafts: ComRecordDraft[] = []
     for (const event of events) {
       if (!isCallEvent(event)) continue
       const { loginName, callRef } = event
       switch (event.eventName) {
         case 'OnCallCreated':
-          this.#put(changed, callRef, loginName, this.#created(event, now))
+          this.#put(callRef, loginName, this.#created(event, now))
           break
         case 'OnCallModified': {
           const previous = event['previousCallRef']
           if (typeof previous === 'string' && previous !== callRef) {
-            const moved = this.#get(changed, previous, loginName)
-            this.#put(changed, previous, loginName, null)
-            if (moved !== undefined && this.#get(changed, callRef, loginName) === undefined)
-              this.#put(changed, callRef, loginName, moved)
+            const moved = this.#take(previous, loginName)
+            if (moved !== undefined && this.#get(callRef, loginName) === undefined)
+              this.#put(callRef, loginName, moved)
           }
-          let part = this.#get(changed, callRef, loginName)
+          let part = this.#get(callRef, loginName)
           if (part === undefined) {
             part = newPart(loginName, 'CALLER', now)
-            this.#put(changed, callRef, loginName, part)
+            this.#put(callRef, loginName, part)
           }
           follow(part, event, now)
           break
         }
         case 'OnCallRemoved': {
-          const part = this.#get(changed, callRef, loginName)
-          this.#put(changed, callRef, loginName, null)
+          const part = this.#take(callRef, loginName)
           if (part !== undefined) drafts.push(this.#draft(part, callRef, event['cause'], now))
         }
       }
     }
-    return { drafts, commit: () => this.#keep(changed) }
+    return drafts
   }
 
-  /** The user's part in the call as the command left it so far: a copy, made at the first touch. */
-  #get(changed: Changed, callRef: string, loginName: string): Part | undefined {
-    let parts = changed.get(callRef)
-    if (parts === undefined) {
-      parts = new Map()
-      changed.set(callRef, parts)
-    }
-    const part = parts.get(loginName)
-    if (part !== undefined) return part ?? undefined
-    const kept = this.#parts.get(callRef)?.get(loginName)
-    if (kept === undefined) return undefined
-    const copy = clonePart(kept)
-    parts.set(loginName, copy)
-    return copy
+  #get(callRef: string, loginName: string): Part | undefined {
+    return this.#parts.get(callRef)?.get(loginName)
   }
 
-  #put(changed: Changed, callRef: string, loginName: string, part: Part | null): void {
-    let parts = changed.get(callRef)
+  #put(callRef: string, loginName: string, part: Part): void {
+    let parts = this.#parts.get(callRef)
     if (parts === undefined) {
       parts = new Map()
-      changed.set(callRef, parts)
+      this.#parts.set(callRef, parts)
     }
     parts.set(loginName, part)
   }
 
-  #keep(changed: Changed): () => void {
-    /** The parts replaced or removed, as they were (undefined: there was none). */
-    const replaced: [string, string, Part | undefined][] = []
-    for (const [callRef, parts] of changed) {
-      let kept = this.#parts.get(callRef)
-      for (const [loginName, part] of parts) {
-        replaced.push([callRef, loginName, kept?.get(loginName)])
-        if (part !== null) {
-          if (kept === undefined) {
-            kept = new Map()
-            this.#parts.set(callRef, kept)
-          }
-          kept.set(loginName, part)
-        } else kept?.delete(loginName)
-      }
-      if (kept?.size === 0) this.#parts.delete(callRef)
-    }
-    return () => {
-      for (const [callRef, loginName, part] of replaced.reverse()) {
-        let kept = this.#parts.get(callRef)
-        if (part === undefined) {
-          kept?.delete(loginName)
-          if (kept?.size === 0) this.#parts.delete(callRef)
-          continue
-        }
-        if (kept === undefined) {
-          kept = new Map()
-          this.#parts.set(callRef, kept)
-        }
-        kept.set(loginName, part)
-      }
-    }
+  /** Removes the user's part in the call and returns it. */
+  #take(callRef: string, loginName: string): Part | undefined {
+    const parts = this.#parts.get(callRef)
+    const part = parts?.get(loginName)
+    if (part === undefined) return undefined
+    parts?.delete(loginName)
+    if (parts?.size === 0) this.#parts.delete(callRef)
+    return part
   }
 
   #created(event: CallEvent, now: number): Part {
@@ -292,11 +246,6 @@ function newPart(loginName: string, role: ComRecordRole, now: number): Part {
     parties: new Map(),
     causes: [],
   }
-}
-
-/** A copy that a command can change without touching the original (causes are never changed in place). */
-function clonePart(part: Part): Part {
-  return { ...part, legs: new Map(part.legs), parties: new Map(part.parties) }
 }
 
 function isCallEvent(event: PlatformEvent): event is CallEvent {

@@ -88,8 +88,6 @@ interface Step {
   changes: CallChanges
   /** The records of the log the command wrote, stored with its batch. */
   drafts: readonly ComRecordDraft[]
-  /** Puts the log's recorder back as it was before the command. */
-  undo: (() => void) | undefined
   /** Called once the batch is stored and the step's events published, with the step's records. */
   done(records: readonly StoredComRecord[]): void
   /** Called when the batch could not be stored: nothing of the step happened. */
@@ -197,7 +195,6 @@ export class TelephonyService {
         events: [],
         changes: NO_CHANGES,
         drafts: [],
-        undo: undefined,
         done: () => {
           const state = new TelephonyQueries(at, this.#context.directory).telephonicState(loginName)
           this.#events.publish({ eventName: 'OnTelephonyState', loginName, state })
@@ -227,14 +224,12 @@ export class TelephonyService {
     now: number,
     outcome: Pick<Step, 'done' | 'fail'>,
   ): void {
-    const log = this.#recorder?.observe(events, now)
     this.#push({
       before: this.#head,
       after: state,
       events,
       changes,
-      drafts: log?.drafts ?? [],
-      undo: log?.commit(),
+      drafts: this.#recorder?.observe(events, now) ?? [],
       ...outcome,
     })
     this.#head = state
@@ -300,13 +295,13 @@ export class TelephonyService {
   }
 
   /**
-   * Fails the batch that could not be stored and every command run after it, puts the log's recorder and
-   * the head back to the last state stored, and holds the timers for a while.
+   * Fails the batch that could not be stored and every command run after it, puts the head back to the last
+   * state stored and the log's recorder on its calls, and holds the timers for a while.
    */
   #revert(batch: Step[], error: unknown): void {
     const failed = [...batch, ...this.#pending.splice(0)]
-    for (let index = failed.length - 1; index >= 0; index -= 1) failed[index]?.undo?.()
     this.#head = this.#state
+    this.#recorder?.restart(allCalls(this.#state))
     this.#retryAt = this.#clock.now() + STORE_RETRY_MS
     this.#arm()
     for (const step of failed) step.fail(error)
