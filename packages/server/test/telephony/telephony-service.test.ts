@@ -260,9 +260,9 @@ describe('TelephonyService', () => {
       `made after ${sink.events.length} events`,
       `answered after ${sink.events.length} events`,
     ])
-    expect(callOf(service.state, '0000000000000001')?.connections.map((c) => c.state)).toStrictEqual(
-      ['ACTIVE', 'ACTIVE'],
-    )
+    expect(
+      callOf(service.state, '0000000000000001')?.connections.map((c) => c.state),
+    ).toStrictEqual(['ACTIVE', 'ACTIVE'])
 
     // A call made and released in one batch: removed from the store, never written.
     const again = service.execute(makeCall('carol', '1003', '1004'))
