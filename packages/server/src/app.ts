@@ -21,6 +21,7 @@ import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { comlogRoutes } from './gateway/routes/comlog.js'
 import { directoryRoutes } from './gateway/routes/directory.js'
 import { eventSummaryRoutes } from './gateway/routes/event-summary.js'
+import { healthRoutes } from './gateway/routes/health.js'
 import { locatorRoutes, vcardRoutes } from './gateway/routes/locator.js'
 import { loginRoutes } from './gateway/routes/logins.js'
 import { notInstalledRoutes } from './gateway/routes/not-installed.js'
@@ -71,6 +72,7 @@ export async function buildApp(
   await app.register(sessionResolver)
   if (options.openApi ?? true) await app.register(openApi, { version: platform.product.version })
 
+  await app.register(healthRoutes)
   await app.register(rootRoutes)
   await app.register(authenticateRoutes)
   await app.register(locatorRoutes)

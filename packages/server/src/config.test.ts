@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       webhookAllowedHosts: '127.0.0.0/8,::1,localhost',
       comlogRecording: true,
       voicemailMaxMessageSeconds: 120,
+      shutdownDrainSeconds: 0,
     })
   })
 
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       WEBHOOK_SECRET: 'a-long-signing-secret',
       COMLOG_RECORDING: 'off',
       VOICEMAIL_MAX_MESSAGE_SECONDS: '60',
+      SHUTDOWN_DRAIN_SECONDS: '10',
     })
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -69,6 +71,7 @@ describe('loadConfig', () => {
       webhookSecret: 'a-long-signing-secret',
       comlogRecording: false,
       voicemailMaxMessageSeconds: 60,
+      shutdownDrainSeconds: 10,
     })
   })
 

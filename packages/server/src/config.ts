@@ -55,6 +55,11 @@ export interface ServiceConfig {
   comlogRecording: boolean
   /** The longest voice message, seconds (VOICEMAIL_MAX_MESSAGE_SECONDS, 120 by default): then the voice mail hangs up. */
   voicemailMaxMessageSeconds: number
+  /**
+   * How long a stopping node answers not ready before it ends its channels and closes (SHUTDOWN_DRAIN_SECONDS,
+   * 0 by default): the time a load balancer needs to stop sending it requests (docs/operations.md).
+   */
+  shutdownDrainSeconds: number
 }
 
 /** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
@@ -157,6 +162,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       1,
       240,
     ),
+    shutdownDrainSeconds: integer('SHUTDOWN_DRAIN_SECONDS', 0, 0, 600),
   }
   try {
     new WebhookTargets(config.webhookAllowedHosts)

@@ -190,7 +190,13 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
-    logger.info({ signal }, 'stopping')
+    // Drain (docs/operations.md): not ready at once, still serving while load balancers notice, then every
+    // channel ended with its closing frame so that clients open it again elsewhere; then close.
+    running.platform.health.drain()
+    logger.info({ signal, drainSeconds: config.shutdownDrainSeconds }, 'stopping')
+    if (config.shutdownDrainSeconds > 0)
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainSeconds * 1000))
+    running.platform.outlets.endChannels()
     await listeners.close()
     await control?.listener.close()
     await app.close()

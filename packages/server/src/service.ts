@@ -17,6 +17,7 @@ import {
 import { SessionCookies } from './gateway/cookies.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
+import { NodeHealth } from './operations/node-health.js'
 import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
 import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
 import {
@@ -55,6 +56,7 @@ import {
   callTables,
   type DatabaseTarget,
   openDatabase,
+  pingDatabase,
   routingTables,
   serviceTables,
   voicemailTables,
@@ -302,6 +304,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       system,
       clock,
       readiness,
+      health: new NodeHealth([{ name: 'database', probe: () => pingDatabase(db) }]),
       urls,
       cookies: new SessionCookies(options.sessionCookieNames),
       services: new ServiceCatalog(),

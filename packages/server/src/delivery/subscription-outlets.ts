@@ -104,6 +104,15 @@ export class SubscriptionOutlets implements SubscriptionDelivery {
     return this.outlets.get(subscription.subscriptionId)?.webhook?.isQuiet ?? false
   }
 
+  /**
+   * Ends every open chunk channel with the response's closing frame (the node drains before a stop), so that
+   * clients see a channel that ended, not a cut connection, and open it again, on another node in cluster
+   * mode; the subscriptions and their queues stay.
+   */
+  endChannels(): void {
+    for (const outlet of this.outlets.values()) outlet.channel?.end()
+  }
+
   /** Stops every webhook (the service stops): no request is left in flight or scheduled. */
   stopWebhooks(): void {
     for (const outlet of this.outlets.values()) outlet.webhook?.stop()

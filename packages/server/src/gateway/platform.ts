@@ -1,5 +1,6 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
 import type { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
+import type { NodeHealth } from '../operations/node-health.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { EventSummaryService } from '../platform/comlog/event-summary.js'
@@ -51,6 +52,8 @@ export interface GatewayPlatform {
   clock: Clock
   /** Whether the API serves: a fault injected by the control plane makes it answer 503 NOT_READY. */
   readiness: Readiness
+  /** The node's liveness and readiness for load balancers, and whether it is draining before a stop. */
+  health: NodeHealth
   urls: BaseUrlConfig
   /** The accepted names of the session cookie (SESSION_COOKIE_NAMES). */
   cookies: SessionCookies

@@ -338,3 +338,8 @@ async function migrateToLatest(
     { cause: error },
   )
 }
+
+/** Resolves once the database answers a trivial query (the node's readiness: operations/node-health.ts). */
+export async function pingDatabase(db: Kysely<DirectoryDatabase>): Promise<void> {
+  await sql`select 1`.execute(db)
+}
