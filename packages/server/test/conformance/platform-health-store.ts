@@ -1,0 +1,87 @@
+/** The PlatformHealthStore conformance suite (style guide 6): every adapter passes the same cases. */
+import { expect, it } from 'vitest'
+import type { PlatformHealth, PlatformHealthStore } from '../../src/platform/ports.js'
+
+/** A store to test, and how to release it. */
+export interface PlatformHealthStoreHandle {
+  store: PlatformHealthStore
+  /** A second store over the same data (another node of the cluster), where the adapter shares. */
+  another?: () => Promise<PlatformHealthStore>
+  close(): Promise<void>
+}
+
+const PBX_DOWN: PlatformHealth = { pbxLinkUp: false, ctiLinkUp: false, pbxLoaded: false }
+const WARNED: PlatformHealth = {
+  pbxLinkUp: true,
+  ctiLinkUp: false,
+  pbxLoaded: true,
+  licenseWarning: {
+    nbDays: -3,
+    message: 'Licence expirée depuis 3 jours — ライセンス期限切れ 🔑 "quoted" \\ back',
+    givenAt: 1_767_225_600_123,
+  },
+}
+
+/**
+ * Declares the cases, each on a fresh store from `create`, over data no other case shares; `shared` says
+ * that the adapter's handles give `another` store over the same data (the cluster's adapters).
+ */
+export function platformHealthStoreConformance(
+  create: () => Promise<PlatformHealthStoreHandle>,
+  shared = false,
+): void {
+  async function withStore(
+    run: (store: PlatformHealthStore, handle: PlatformHealthStoreHandle) => Promise<void>,
+  ) {
+    const handle = await create()
+    try {
+      await run(handle.store, handle)
+    } finally {
+      await handle.close()
+    }
+  }
+
+  it('starts healthy: both links up, the users loaded, no license warning', () =>
+    withStore(async (store) => {
+      expect(await store.load()).toStrictEqual({
+        pbxLinkUp: true,
+        ctiLinkUp: true,
+        pbxLoaded: true,
+      })
+    }))
+
+  it('loads the health saved last, each save replacing the whole health', () =>
+    withStore(async (store) => {
+      await store.save(WARNED)
+      expect(await store.load()).toStrictEqual(WARNED)
+      await store.save(PBX_DOWN)
+      expect(await store.load()).toStrictEqual(PBX_DOWN)
+    }))
+
+  it('keeps a license warning as given, unicode message and exact date included', () =>
+    withStore(async (store) => {
+      await store.save(WARNED)
+      expect((await store.load()).licenseWarning).toStrictEqual(WARNED.licenseWarning)
+    }))
+
+  it('drops a withdrawn license warning: a health saved without one loads without one', () =>
+    withStore(async (store) => {
+      await store.save(WARNED)
+      const { licenseWarning: _, ...withdrawn } = WARNED
+      await store.save(withdrawn)
+      expect(await store.load()).toStrictEqual(withdrawn)
+      expect('licenseWarning' in (await store.load())).toBe(false)
+    }))
+
+  it.runIf(shared)('shows a health saved by one node to another over the same data', () =>
+    withStore(async (store, handle) => {
+      if (handle.another === undefined) throw new Error('A shared adapter gives another store')
+      const other = await handle.another()
+      expect(await other.load()).toStrictEqual(await store.load())
+      await store.save(PBX_DOWN)
+      expect(await other.load()).toStrictEqual(PBX_DOWN)
+      await other.save(WARNED)
+      expect(await store.load()).toStrictEqual(WARNED)
+    }),
+  )
+}
