@@ -3,6 +3,8 @@
  * between the two) runs as a script. It is sent by its SHA1 (EVALSHA), and in full only when the server does
  * not know it yet (NOSCRIPT: first use, or after a restart or SCRIPT FLUSH). Keys are named without the
  * cluster's prefix, as in every command: the client adds it to the script's KEYS (redis-client.ts).
+ * ioredis's own `defineCommand` does the same but adds a method, by name, to the client every adapter shares,
+ * untyped; a script object of each adapter's own keeps the names apart and the types checked.
  */
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
