@@ -153,6 +153,88 @@ export interface EventQueue {
   clear(): void
 }
 
+/** One event of a subscription's event log, with its place in it. */
+export interface LoggedEvent {
+  /** The subscription's own sequence number of the event: 1, 2, 3... in the order of appends. */
+  sequence: number
+  /** The serialized event. */
+  event: string
+}
+
+/** What a read of a subscription's event log hands over. */
+export interface EventLogPage {
+  /** The events after the position read from, oldest first, at most the `max` asked for. */
+  events: LoggedEvent[]
+  /**
+   * How many events after the position read from the log no longer holds, before the first returned (or, when
+   * none is returned, up to the last sequence number given): dropped because the log was full, or acknowledged
+   * (delivered) by a channel before the reader asked from an earlier position. A reader that gets `lost > 0` tells
+   * its client to resynchronize (docs/subscriptions.md, "Bounded queue").
+   */
+  lost: number
+  /** The sequence number read after: the one given, or the acknowledged one when `'acknowledged'` was asked. */
+  after: number
+  /**
+   * The last sequence number given to an event of the subscription (0 when none was): more events wait beyond
+   * this page when it exceeds the last one returned.
+   */
+  lastSequence: number
+}
+
+/**
+ * Wakes a reader when events arrive in the event logs of the subscriptions it watches, without polling
+ * (docs/cluster.md, "Events: one stream per subscription"). Each watch is armed once: the callback names the
+ * subscription once, when its log holds an event after the position watched from, and the subscription is then
+ * no longer watched until watched again from where its reader got to.
+ */
+export interface EventLogWatcher {
+  /** Arms (or re-arms from a new position) a wake-up for the first event after `afterSequence`. */
+  watch(subscriptionId: string, afterSequence: number): void
+  /** Stops watching the subscription; nothing happens when it was not watched. */
+  unwatch(subscriptionId: string): void
+  /** Stops watching everything and releases what the watcher holds (its connection). */
+  close(): Promise<void>
+}
+
+/**
+ * The queue of a subscription's events, shared by every node of a cluster (docs/cluster.md, "Events: one stream
+ * per subscription, sequence numbers, loss notices"). Each event gets the subscription's next sequence number, so
+ * that a reader asks for the events after the last one it delivered, wherever it runs: a channel that moves to
+ * another node, or a client that reconnects with the last number it received, gets every event still held once,
+ * in order, and is told how many it lost. The log holds at most its capacity of events not acknowledged, dropping
+ * the oldest first; each subscription's events are forgotten after the time to live given at each append, unless
+ * renewed.
+ */
+export interface SubscriptionEventLog {
+  /** Appends one serialized event; resolves to its sequence number. `ttlMs` renews the subscription's lifetime. */
+  append(subscriptionId: string, event: string, ttlMs: number): Promise<number>
+  /**
+   * Appends the same serialized event to each subscription at once (a fan-out, one round trip); resolves to the
+   * sequence numbers, in the order of `subscriptionIds`.
+   */
+  appendMany(subscriptionIds: readonly string[], event: string, ttlMs: number): Promise<number[]>
+  /**
+   * At most `max` (at least 1) of the events after `afterSequence`, or after the last one acknowledged, oldest
+   * first, with the count of those lost before them. Reading takes nothing: acknowledge what was delivered.
+   */
+  read(
+    subscriptionId: string,
+    afterSequence: number | 'acknowledged',
+    max: number,
+  ): Promise<EventLogPage>
+  /**
+   * Records that the events through `throughSequence` were delivered and frees them. The acknowledged position
+   * never moves back, nor past the last sequence number given; nothing happens to an unknown subscription.
+   */
+  acknowledge(subscriptionId: string, throughSequence: number): Promise<void>
+  /** Keeps the subscription's events, numbers and position `ttlMs` longer (its subscription is still alive). */
+  renew(subscriptionId: string, ttlMs: number): Promise<void>
+  /** Forgets everything of the subscription: events, sequence numbers, acknowledged position. */
+  drop(subscriptionId: string): Promise<void>
+  /** A watcher that calls `onEvents` with the subscriptions whose watched logs received events. */
+  openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher>
+}
+
 /** Where subscriptions' events go: the delivery layer queues them and writes them on channels. */
 export interface SubscriptionDelivery {
   /** Starts queuing the events the subscription selects (before any channel opens). */

@@ -1,0 +1,168 @@
+/**
+ * The subscriptions' event logs in the process (the embedded mode, and the model the Redis adapter is held to):
+ * per subscription, the events held (contiguous sequence numbers, oldest first), the last number given and the
+ * acknowledged position. A log past its time to live is gone at its next use; logs are dropped with their
+ * subscription. Watchers are woken in a microtask after the append that concerns them.
+ */
+import type {
+  Clock,
+  EventLogPage,
+  EventLogWatcher,
+  LoggedEvent,
+  SubscriptionEventLog,
+} from '../../platform/ports.js'
+import { DEFAULT_QUEUE_CAPACITY } from './memory-event-queue.js'
+
+interface Log {
+  /** Held events, oldest first; their sequence numbers follow one another. */
+  events: LoggedEvent[]
+  lastSequence: number
+  acknowledged: number
+  expiresAt: number
+}
+
+export class MemorySubscriptionEventLog implements SubscriptionEventLog {
+  private readonly logs = new Map<string, Log>()
+  private readonly watchers = new Set<MemoryEventLogWatcher>()
+  private readonly clock: Clock
+  private readonly capacity: number
+
+  constructor(options: { clock: Clock; capacity?: number }) {
+    this.clock = options.clock
+    this.capacity = options.capacity ?? DEFAULT_QUEUE_CAPACITY
+  }
+
+  async append(subscriptionId: string, event: string, ttlMs: number): Promise<number> {
+    return this.appendNow(subscriptionId, event, ttlMs)
+  }
+
+  async appendMany(
+    subscriptionIds: readonly string[],
+    event: string,
+    ttlMs: number,
+  ): Promise<number[]> {
+    return subscriptionIds.map((subscriptionId) => this.appendNow(subscriptionId, event, ttlMs))
+  }
+
+  async read(
+    subscriptionId: string,
+    afterSequence: number | 'acknowledged',
+    max: number,
+  ): Promise<EventLogPage> {
+    const log = this.live(subscriptionId)
+    const after = afterSequence === 'acknowledged' ? (log?.acknowledged ?? 0) : afterSequence
+    if (log === undefined) return { events: [], lost: 0, after, lastSequence: 0 }
+    const events = log.events.slice(this.indexAfter(log, after), this.indexAfter(log, after) + max)
+    const firstHeld = events[0]?.sequence ?? log.lastSequence + 1
+    return {
+      events,
+      lost: Math.max(0, firstHeld - after - 1),
+      after,
+      lastSequence: log.lastSequence,
+    }
+  }
+
+  async acknowledge(subscriptionId: string, throughSequence: number): Promise<void> {
+    const log = this.live(subscriptionId)
+    if (log === undefined) return
+    const through = Math.min(throughSequence, log.lastSequence)
+    if (through <= log.acknowledged) return
+    log.acknowledged = through
+    log.events = log.events.slice(this.indexAfter(log, through))
+  }
+
+  async renew(subscriptionId: string, ttlMs: number): Promise<void> {
+    const log = this.live(subscriptionId)
+    if (log !== undefined) log.expiresAt = this.clock.now() + ttlMs
+  }
+
+  async drop(subscriptionId: string): Promise<void> {
+    this.logs.delete(subscriptionId)
+  }
+
+  async openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
+    const watcher = new MemoryEventLogWatcher(
+      onEvents,
+      (subscriptionId) => this.live(subscriptionId)?.events.at(-1)?.sequence ?? 0,
+      () => this.watchers.delete(watcher),
+    )
+    this.watchers.add(watcher)
+    return watcher
+  }
+
+  private appendNow(subscriptionId: string, event: string, ttlMs: number): number {
+    const log = this.live(subscriptionId) ?? this.created(subscriptionId)
+    log.lastSequence += 1
+    log.events.push({ sequence: log.lastSequence, event })
+    if (log.events.length > this.capacity) log.events.shift()
+    log.expiresAt = this.clock.now() + ttlMs
+    for (const watcher of this.watchers) watcher.appended(subscriptionId, log.lastSequence)
+    return log.lastSequence
+  }
+
+  private created(subscriptionId: string): Log {
+    const log: Log = { events: [], lastSequence: 0, acknowledged: 0, expiresAt: 0 }
+    this.logs.set(subscriptionId, log)
+    return log
+  }
+
+  /** The subscription's log, unless none or past its time to live (then forgotten). */
+  private live(subscriptionId: string): Log | undefined {
+    const log = this.logs.get(subscriptionId)
+    if (log === undefined || log.expiresAt > this.clock.now()) return log
+    this.logs.delete(subscriptionId)
+    return undefined
+  }
+
+  /** The index in `log.events` of the first event after `sequence` (its length when none). */
+  private indexAfter(log: Log, sequence: number): number {
+    const first = log.events[0]?.sequence ?? log.lastSequence + 1
+    return Math.min(log.events.length, Math.max(0, sequence + 1 - first))
+  }
+}
+
+/** A watcher of memory logs: each armed subscription is named once, in a microtask after its event came. */
+class MemoryEventLogWatcher implements EventLogWatcher {
+  private readonly armed = new Map<string, number>()
+  private woken = new Set<string>()
+  private closed = false
+
+  constructor(
+    private readonly onEvents: (subscriptionIds: string[]) => void,
+    private readonly lastHeld: (subscriptionId: string) => number,
+    private readonly release: () => void,
+  ) {}
+
+  watch(subscriptionId: string, afterSequence: number): void {
+    if (this.closed) return
+    this.armed.set(subscriptionId, afterSequence)
+    this.appended(subscriptionId, this.lastHeld(subscriptionId))
+  }
+
+  unwatch(subscriptionId: string): void {
+    this.armed.delete(subscriptionId)
+    this.woken.delete(subscriptionId)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    this.armed.clear()
+    this.woken.clear()
+    this.release()
+  }
+
+  /** The subscription's log now holds events through `sequence`. */
+  appended(subscriptionId: string, sequence: number): void {
+    const after = this.armed.get(subscriptionId)
+    if (after === undefined || sequence <= after) return
+    this.armed.delete(subscriptionId)
+    if (this.woken.size === 0) queueMicrotask(() => this.wake())
+    this.woken.add(subscriptionId)
+  }
+
+  private wake(): void {
+    const subscriptionIds = [...this.woken]
+    this.woken = new Set()
+    if (subscriptionIds.length > 0) this.onEvents(subscriptionIds)
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The subscriptions' event logs on Redis (docs/cluster.md, "Events: one stream per subscription, sequence
+ * numbers, loss notices"): one stream per subscription, whose entry ids are the subscription's own sequence
+ * numbers, trimmed exactly to the capacity, with the last number given and the acknowledged position beside it
+ * (subscription-event-log-scripts.ts). Every node reads and appends to the same logs, so a channel resumes on any
+ * node from the last number it delivered. A fan-out appends to all its subscriptions in one round trip.
+ */
+import type { Redis } from 'ioredis'
+import type {
+  EventLogPage,
+  EventLogWatcher,
+  LoggedEvent,
+  SubscriptionEventLog,
+} from '../../platform/ports.js'
+import { DEFAULT_QUEUE_CAPACITY } from '../memory/memory-event-queue.js'
+import {
+  RedisEventLogWatcher,
+  type RedisEventLogWatcherOptions,
+} from './redis-event-log-watcher.js'
+import {
+  ACKNOWLEDGE,
+  APPEND,
+  eventLogKeys,
+  READ,
+  sequenceOf,
+} from './subscription-event-log-scripts.js'
+
+/** How many subscriptions one script call of a fan-out appends to: bounds how long Redis runs one script. */
+const SUBSCRIPTIONS_PER_SCRIPT = 256
+
+/** How the logs are bounded, and how their watchers connect. */
+export interface RedisSubscriptionEventLogOptions {
+  /** Events held per subscription (not acknowledged); DEFAULT_QUEUE_CAPACITY when not given. */
+  capacity?: number
+  /** The watchers' blocking reads (each on a connection of its own, duplicated from the client). */
+  watcher?: RedisEventLogWatcherOptions
+}
+
+export class RedisSubscriptionEventLog implements SubscriptionEventLog {
+  private readonly capacity: number
+
+  constructor(
+    private readonly client: Redis,
+    private readonly options: RedisSubscriptionEventLogOptions = {},
+  ) {
+    this.capacity = options.capacity ?? DEFAULT_QUEUE_CAPACITY
+  }
+
+  async append(subscriptionId: string, event: string, ttlMs: number): Promise<number> {
+    const [sequence] = await this.appendMany([subscriptionId], event, ttlMs)
+    if (sequence === undefined) throw new Error(`no sequence number for ${subscriptionId}`)
+    return sequence
+  }
+
+  async appendMany(
+    subscriptionIds: readonly string[],
+    event: string,
+    ttlMs: number,
+  ): Promise<number[]> {
+    const calls = []
+    for (let start = 0; start < subscriptionIds.length; start += SUBSCRIPTIONS_PER_SCRIPT) {
+      const keys = subscriptionIds
+        .slice(start, start + SUBSCRIPTIONS_PER_SCRIPT)
+        .flatMap(eventLogKeys)
+      calls.push({ keys, args: [event, this.capacity, Math.ceil(ttlMs)] })
+    }
+    const replies = await APPEND.runMany(this.client, calls)
+    return replies.flatMap((reply) => (reply as number[]).map(Number))
+  }
+
+  async read(
+    subscriptionId: string,
+    afterSequence: number | 'acknowledged',
+    max: number,
+  ): Promise<EventLogPage> {
+    const reply = await READ.run(this.client, eventLogKeys(subscriptionId), [
+      afterSequence === 'acknowledged' ? '' : afterSequence,
+      max,
+    ])
+    const [after, last, entries] = reply as [string, string, [string, string[]][]]
+    const events = entries.map(loggedEvent)
+    const firstHeld = events[0]?.sequence ?? Number(last) + 1
+    return {
+      events,
+      lost: Math.max(0, firstHeld - Number(after) - 1),
+      after: Number(after),
+      lastSequence: Number(last),
+    }
+  }
+
+  async acknowledge(subscriptionId: string, throughSequence: number): Promise<void> {
+    await ACKNOWLEDGE.run(this.client, eventLogKeys(subscriptionId), [throughSequence])
+  }
+
+  async renew(subscriptionId: string, ttlMs: number): Promise<void> {
+    const pipeline = this.client.pipeline()
+    for (const key of eventLogKeys(subscriptionId)) pipeline.pexpire(key, Math.ceil(ttlMs))
+    await pipeline.exec()
+  }
+
+  async drop(subscriptionId: string): Promise<void> {
+    await this.client.del(...eventLogKeys(subscriptionId))
+  }
+
+  openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
+    return RedisEventLogWatcher.open(this.client, onEvents, this.options.watcher)
+  }
+}
+
+/** A stream entry `[0-{sequence}, ['e', event]]` as a logged event. */
+function loggedEvent([id, fields]: [string, string[]]): LoggedEvent {
+  return { sequence: sequenceOf(id), event: fields[1] ?? '' }
+}

@@ -1,0 +1,69 @@
+/**
+ * The Lua scripts of the subscriptions' event logs on Redis (docs/cluster.md, "Events: one stream per
+ * subscription"). Each subscription has three keys, passed in this order: its stream `queue:{id}` (entries
+ * `0-{sequence}`, the event in field `e`), its last sequence number given `queue-seq:{id}` and its acknowledged
+ * position `queue-ack:{id}`. A script runs whole or not at all, so a sequence number is given exactly when its
+ * entry is added.
+ */
+import { LuaScript } from './lua-script.js'
+
+/** The keys of one subscription's log, in the order the scripts take them. */
+export function eventLogKeys(subscriptionId: string): [string, string, string] {
+  return [`queue:${subscriptionId}`, `queue-seq:${subscriptionId}`, `queue-ack:${subscriptionId}`]
+}
+
+/** The sequence number of a stream entry id `0-{sequence}`. */
+export function sequenceOf(entryId: string): number {
+  return Number(entryId.slice(entryId.indexOf('-') + 1))
+}
+
+/**
+ * Appends ARGV[1] (the event) to every subscription whose three keys are given, in turn: the next sequence
+ * number by INCR, the entry by XADD under that number, the stream trimmed exactly to ARGV[2] entries (the oldest
+ * dropped), and every key's time to live set to ARGV[3] milliseconds. Returns the sequence numbers.
+ */
+export const APPEND = new LuaScript(`
+local sequences = {}
+for i = 1, #KEYS, 3 do
+  local sequence = redis.call('INCR', KEYS[i + 1])
+  redis.call('XADD', KEYS[i], 'MAXLEN', ARGV[2], '0-' .. sequence, 'e', ARGV[1])
+  redis.call('PEXPIRE', KEYS[i], ARGV[3])
+  redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
+  redis.call('PEXPIRE', KEYS[i + 2], ARGV[3])
+  sequences[#sequences + 1] = sequence
+end
+return sequences
+`)
+
+/**
+ * At most ARGV[2] entries after sequence ARGV[1] (after the acknowledged position when ARGV[1] is empty).
+ * Returns { the position read after, the last sequence number given, the entries }.
+ */
+export const READ = new LuaScript(`
+local after = ARGV[1]
+if after == '' then after = redis.call('GET', KEYS[3]) or '0' end
+local last = redis.call('GET', KEYS[2]) or '0'
+local entries = redis.call('XRANGE', KEYS[1], '(0-' .. after, '+', 'COUNT', ARGV[2])
+return { after, last, entries }
+`)
+
+/**
+ * Moves the acknowledged position to ARGV[1] (never back, never past the last number given) and trims the
+ * entries through it. The position takes the time to live of the sequence key; an unknown subscription (no
+ * sequence key) is left without keys.
+ */
+export const ACKNOWLEDGE = new LuaScript(`
+local last = tonumber(redis.call('GET', KEYS[2]))
+if not last then return 0 end
+local through = math.min(tonumber(ARGV[1]), last)
+local acknowledged = tonumber(redis.call('GET', KEYS[3]) or '0')
+if through <= acknowledged then return acknowledged end
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl > 0 then
+  redis.call('SET', KEYS[3], string.format('%d', through), 'PX', ttl)
+else
+  redis.call('SET', KEYS[3], string.format('%d', through))
+end
+redis.call('XTRIM', KEYS[1], 'MINID', string.format('0-%d', through + 1))
+return through
+`)

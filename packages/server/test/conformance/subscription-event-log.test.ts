@@ -1,0 +1,130 @@
+/**
+ * The subscriptions' event logs, memory always and Redis when REDIS_URL names one, against one suite; then what
+ * only Redis shows: its keys, their time to live, and a watcher blocked in XREAD rather than polling.
+ */
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { describe, expect, it } from 'vitest'
+import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
+import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
+import { describeWithRedis, type TestRedis } from '../support/redis.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+import { subscriptionEventLogConformance } from './subscription-event-log.js'
+
+describe('MemorySubscriptionEventLog', () => {
+  subscriptionEventLogConformance(async (capacity) => {
+    const clock = new VirtualClock()
+    const log = new MemorySubscriptionEventLog({
+      clock,
+      ...(capacity !== undefined && { capacity }),
+    })
+    return { log, other: async () => log, pass: (ms) => clock.advance(ms), close: async () => {} }
+  })
+})
+
+/** Names the watchers' connections after the suite, so that CLIENT LIST finds them among other runs'. */
+const watchConnectionName = `openness-test-watch-${randomBytes(6).toString('hex')}`
+
+/** The suite's watcher connections as CLIENT LIST shows them: one line of fields each. */
+async function watcherConnections(client: Redis): Promise<string[]> {
+  const list = (await client.client('LIST')) as string
+  return list.split('\n').filter((line) => line.includes(`name=${watchConnectionName} `))
+}
+
+function redisLog(client: Redis, capacity?: number): RedisSubscriptionEventLog {
+  return new RedisSubscriptionEventLog(client, {
+    ...(capacity !== undefined && { capacity }),
+    watcher: { connectionName: watchConnectionName },
+  })
+}
+
+describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
+  describe('conformance', () => {
+    subscriptionEventLogConformance(async (capacity) => {
+      // The cases use the same subscription ids: each starts without the keys of the one before.
+      const client = await redis.client()
+      const left = await redis.keys()
+      if (left.length > 0) await client.del(...left)
+      return {
+        log: redisLog(client, capacity),
+        other: async () => redisLog(await redis.client(), capacity),
+        pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        keys: () => redis.keys(),
+        watcherConnections: async () => (await watcherConnections(client)).length,
+        close: async () => {},
+      }
+    })
+  })
+
+  describe('on Redis', () => {
+    async function fresh(): Promise<Redis> {
+      const client = await redis.client()
+      const left = await redis.keys()
+      if (left.length > 0) await client.del(...left)
+      return client
+    }
+
+    it('keeps a subscription in queue:{id} (entries 0-{sequence}), queue-seq:{id} and queue-ack:{id}', async () => {
+      const client = await fresh()
+      const log = redisLog(client, 2)
+      for (const event of ['e1', 'e2', 'e3']) await log.append('s', event, 60_000)
+      await log.acknowledge('s', 2)
+      expect(await redis.keys()).toEqual(['queue-ack:s', 'queue-seq:s', 'queue:s'])
+      expect(await client.xrange('queue:s', '-', '+')).toEqual([['0-3', ['e', 'e3']]])
+      expect(await client.get('queue-seq:s')).toBe('3')
+      expect(await client.get('queue-ack:s')).toBe('2')
+    })
+
+    it('sets the time to live given on every key of the subscription, and renews it', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      await log.append('s', 'e1', 60_000)
+      await log.acknowledge('s', 1)
+      await log.append('s', 'e2', 60_000)
+      const keys = ['queue:s', 'queue-seq:s', 'queue-ack:s']
+      for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(55_000)
+      await log.renew('s', 120_000)
+      for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(115_000)
+    })
+
+    it('appends to hundreds of subscriptions in one call, across several script runs', async () => {
+      const log = redisLog(await fresh())
+      const ids = Array.from({ length: 600 }, (_, index) => `s${index}`)
+      await log.append('s599', 'before', 60_000)
+      const numbers = await log.appendMany(ids, 'shared', 60_000)
+      expect(numbers).toEqual(ids.map((id) => (id === 's599' ? 2 : 1)))
+      expect((await log.read('s300', 0, 10)).events).toEqual([{ sequence: 1, event: 'shared' }])
+    })
+
+    it('watches the prefixed streams from a connection blocked in XREAD, not polling', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      const id = `s-${randomBytes(6).toString('hex')}`
+      const woken: string[][] = []
+      const watcher = await log.openWatcher((ids) => woken.push(ids))
+      try {
+        watcher.watch(id, 0)
+        await new Promise((resolve) => setTimeout(resolve, 1_100))
+        const [line] = await watcherConnections(client)
+        expect(line).toMatch(/ flags=b /)
+        expect(line).toMatch(/ cmd=xread /)
+        expect(Number(/ idle=(\d+) /.exec(line ?? '')?.[1])).toBeGreaterThanOrEqual(1)
+        // An entry under the key without the prefix is another cluster's: it wakes nothing.
+        const raw = new Redis(redis.target.url)
+        try {
+          await raw.xadd(`queue:${id}`, '0-1', 'e', 'elsewhere')
+          await new Promise((resolve) => setTimeout(resolve, 200))
+          expect(woken).toEqual([])
+          await raw.xadd(`${redis.target.keyPrefix}queue:${id}`, '0-1', 'e', 'ours')
+          await new Promise((resolve) => setTimeout(resolve, 200))
+          expect(woken).toEqual([[id]])
+        } finally {
+          await raw.del(`queue:${id}`)
+          raw.disconnect()
+        }
+      } finally {
+        await watcher.close()
+      }
+    })
+  })
+})

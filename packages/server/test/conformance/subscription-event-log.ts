@@ -1,0 +1,335 @@
+/**
+ * The SubscriptionEventLog conformance suite (style guide 6; docs/cluster.md, "Events: one stream per
+ * subscription"): numbering, order, the bounded capacity and its exact loss count, reads after a position
+ * (resumption), acknowledgement, drop, time to live, fan-out, and watchers woken without polling.
+ */
+import { expect, it } from 'vitest'
+import type { EventLogWatcher, SubscriptionEventLog } from '../../src/platform/ports.js'
+import { DEFAULT_QUEUE_CAPACITY } from '../../src/storage/memory/memory-event-queue.js'
+
+/** A log to test, and what the suite needs around it. */
+export interface SubscriptionEventLogHandle {
+  log: SubscriptionEventLog
+  /** Another log over the same events: another node's, where the adapter has one (else the same). */
+  other(): Promise<SubscriptionEventLog>
+  /** Lets `ms` milliseconds pass for the time to live (a virtual clock, or real time). */
+  pass(ms: number): Promise<void>
+  /** The keys the adapter holds, where it has keys (to check that drop leaves none). */
+  keys?: () => Promise<string[]>
+  /** How many watcher connections are open, where watchers have connections. */
+  watcherConnections?: () => Promise<number>
+  close(): Promise<void>
+}
+
+/** Opens a log holding at most `capacity` events a subscription (the default capacity when not given). */
+export type OpenEventLog = (capacity?: number) => Promise<SubscriptionEventLogHandle>
+
+const TTL_MS = 60_000
+/** How long a watcher may take to be woken: far below the Redis watcher's 30 s block, so no timeout helps. */
+const WAKE_BOUND_MS = 1_000
+
+const sequences = (from: number, to: number): number[] =>
+  Array.from({ length: to - from + 1 }, (_, index) => from + index)
+
+async function appendEvents(
+  log: SubscriptionEventLog,
+  subscriptionId: string,
+  from: number,
+  to: number,
+): Promise<number[]> {
+  const numbers: number[] = []
+  for (const n of sequences(from, to))
+    numbers.push(await log.append(subscriptionId, `e${n}`, TTL_MS))
+  return numbers
+}
+
+/** A watcher whose wake-ups the test awaits one by one. */
+class RecordingWatcher {
+  readonly wakes: string[][] = []
+  private waiting: (() => void) | undefined
+  watcher!: EventLogWatcher
+
+  static async open(log: SubscriptionEventLog): Promise<RecordingWatcher> {
+    const recording = new RecordingWatcher()
+    recording.watcher = await log.openWatcher((ids) => {
+      recording.wakes.push([...ids].sort())
+      recording.waiting?.()
+    })
+    return recording
+  }
+
+  /** The wake-ups once `count` subscriptions were named in all, failing after WAKE_BOUND_MS. */
+  async named(count: number): Promise<string[][]> {
+    const deadline = Date.now() + WAKE_BOUND_MS
+    while (this.wakes.flat().length < count) {
+      const left = deadline - Date.now()
+      if (left <= 0)
+        throw new Error(`${this.wakes.flat().length} named, not ${count}, in ${WAKE_BOUND_MS} ms`)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left)
+        this.waiting = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+    }
+    return this.wakes
+  }
+
+  /** The wake-ups after a while, for those that must not come. */
+  async quiet(ms = 200): Promise<string[][]> {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+    return this.wakes
+  }
+}
+
+/** Declares the cases, each on a fresh, empty log from `open`. */
+export function subscriptionEventLogConformance(open: OpenEventLog): void {
+  async function withLog(
+    capacity: number | undefined,
+    test: (handle: SubscriptionEventLogHandle) => Promise<void>,
+  ): Promise<void> {
+    const handle = await open(capacity)
+    try {
+      await test(handle)
+    } finally {
+      await handle.close()
+    }
+  }
+
+  it('numbers each subscription’s events 1, 2, 3... apart from other subscriptions’', () =>
+    withLog(undefined, async ({ log }) => {
+      expect(await log.append('s1', 'a', TTL_MS)).toBe(1)
+      expect(await log.append('s2', 'x', TTL_MS)).toBe(1)
+      expect(await log.append('s1', 'b', TTL_MS)).toBe(2)
+      expect(await log.append('s1', 'c', TTL_MS)).toBe(3)
+      expect(await log.read('s1', 0, 10)).toEqual({
+        events: [
+          { sequence: 1, event: 'a' },
+          { sequence: 2, event: 'b' },
+          { sequence: 3, event: 'c' },
+        ],
+        lost: 0,
+        after: 0,
+        lastSequence: 3,
+      })
+      expect((await log.read('s2', 0, 10)).events).toEqual([{ sequence: 1, event: 'x' }])
+    }))
+
+  it('reads at most max events after a position, oldest first, taking nothing', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 's', 1, 6)
+      const page = await log.read('s', 2, 3)
+      expect(page.events.map((e) => e.event)).toEqual(['e3', 'e4', 'e5'])
+      expect(page).toMatchObject({ lost: 0, after: 2, lastSequence: 6 })
+      expect((await log.read('s', 5, 10)).events.map((e) => e.sequence)).toEqual([6])
+      expect(await log.read('s', 6, 10)).toEqual({ events: [], lost: 0, after: 6, lastSequence: 6 })
+      expect((await log.read('s', 0, 10)).events).toHaveLength(6)
+    }))
+
+  it('reads nothing, and loses nothing, from a subscription never appended to', () =>
+    withLog(undefined, async ({ log }) => {
+      expect(await log.read('nobody', 0, 10)).toEqual({
+        events: [],
+        lost: 0,
+        after: 0,
+        lastSequence: 0,
+      })
+      expect((await log.read('nobody', 'acknowledged', 10)).after).toBe(0)
+    }))
+
+  it('drops the oldest events when full and counts exactly those lost before the first read', () =>
+    withLog(5, async ({ log }) => {
+      await appendEvents(log, 's', 1, 8)
+      const page = await log.read('s', 0, 10)
+      expect(page.events.map((e) => e.sequence)).toEqual([4, 5, 6, 7, 8])
+      expect(page.lost).toBe(3)
+      expect((await log.read('s', 2, 1)).lost).toBe(1)
+      expect(await log.read('s', 5, 10)).toMatchObject({
+        lost: 0,
+        events: [{ sequence: 6 }, {}, {}],
+      })
+    }))
+
+  it(`holds DEFAULT_QUEUE_CAPACITY (${DEFAULT_QUEUE_CAPACITY}) events by default`, () =>
+    withLog(undefined, async ({ log }) => {
+      const appended = await Promise.all(
+        sequences(1, DEFAULT_QUEUE_CAPACITY + 3).map((n) => log.append('s', `e${n}`, TTL_MS)),
+      )
+      expect(appended).toEqual(sequences(1, DEFAULT_QUEUE_CAPACITY + 3))
+      const page = await log.read('s', 0, DEFAULT_QUEUE_CAPACITY + 10)
+      expect(page.lost).toBe(3)
+      expect(page.events).toHaveLength(DEFAULT_QUEUE_CAPACITY)
+      expect(page.events[0]).toEqual({ sequence: 4, event: 'e4' })
+    }))
+
+  it('frees what was acknowledged: a reader after the acknowledged position gets the rest, none lost', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 's', 1, 5)
+      await log.acknowledge('s', 3)
+      const rest = await log.read('s', 'acknowledged', 10)
+      expect(rest).toMatchObject({ after: 3, lost: 0, lastSequence: 5 })
+      expect(rest.events.map((e) => e.sequence)).toEqual([4, 5])
+      // A reader from before the acknowledged position is told what it can no longer get.
+      expect(await log.read('s', 1, 10)).toMatchObject({ lost: 2, events: [{ sequence: 4 }, {}] })
+    }))
+
+  it('never moves the acknowledged position back, nor past the last number given', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 's', 1, 4)
+      await log.acknowledge('s', 3)
+      await log.acknowledge('s', 1)
+      expect((await log.read('s', 'acknowledged', 10)).after).toBe(3)
+      await log.acknowledge('s', 99)
+      expect((await log.read('s', 'acknowledged', 10)).after).toBe(4)
+      expect(await log.append('s', 'e5', TTL_MS)).toBe(5)
+      expect((await log.read('s', 'acknowledged', 10)).events).toEqual([
+        { sequence: 5, event: 'e5' },
+      ])
+      await log.acknowledge('nobody', 3)
+      expect((await log.read('nobody', 'acknowledged', 10)).after).toBe(0)
+    }))
+
+  it('counts events dropped after the acknowledged position as lost to the next reader', () =>
+    withLog(3, async ({ log }) => {
+      await appendEvents(log, 's', 1, 2)
+      await log.acknowledge('s', 2)
+      await appendEvents(log, 's', 3, 7)
+      const page = await log.read('s', 'acknowledged', 10)
+      expect(page).toMatchObject({ after: 2, lost: 2, lastSequence: 7 })
+      expect(page.events.map((e) => e.event)).toEqual(['e5', 'e6', 'e7'])
+    }))
+
+  it('lets a channel resume on another node from the last number delivered: every event once, in order', () =>
+    withLog(undefined, async (handle) => {
+      const { log } = handle
+      await appendEvents(log, 's', 1, 3)
+      const first = await log.read('s', 'acknowledged', 2)
+      await log.acknowledge('s', first.events.at(-1)?.sequence ?? 0)
+      await appendEvents(log, 's', 4, 5)
+
+      const elsewhere = await handle.other()
+      const delivered: number[] = []
+      let page = await elsewhere.read('s', 'acknowledged', 2)
+      while (page.events.length > 0) {
+        delivered.push(...page.events.map((e) => e.sequence))
+        const last = page.events.at(-1)?.sequence ?? 0
+        await elsewhere.acknowledge('s', last)
+        page = await elsewhere.read('s', last, 2)
+      }
+      expect(first.events.map((e) => e.sequence)).toEqual([1, 2])
+      expect(delivered).toEqual([3, 4, 5])
+    }))
+
+  it('appends one event to many subscriptions at once, each numbered in its own log', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 'b', 1, 2)
+      expect(await log.appendMany(['a', 'b', 'c'], 'shared', TTL_MS)).toEqual([1, 3, 1])
+      expect(await log.appendMany([], 'nothing', TTL_MS)).toEqual([])
+      for (const [id, sequence] of [
+        ['a', 1],
+        ['b', 3],
+        ['c', 1],
+      ] as const)
+        expect((await log.read(id, sequence - 1, 10)).events).toEqual([
+          { sequence, event: 'shared' },
+        ])
+    }))
+
+  it('forgets everything of a dropped subscription: numbering starts again at 1', () =>
+    withLog(undefined, async ({ log, keys }) => {
+      await appendEvents(log, 's', 1, 3)
+      await log.acknowledge('s', 1)
+      await log.append('kept', 'k', TTL_MS)
+      await log.drop('s')
+      expect(await log.read('s', 0, 10)).toEqual({ events: [], lost: 0, after: 0, lastSequence: 0 })
+      if (keys !== undefined) expect((await keys()).filter((key) => key.endsWith(':s'))).toEqual([])
+      expect(await log.append('s', 'again', TTL_MS)).toBe(1)
+      expect((await log.read('kept', 0, 10)).events).toHaveLength(1)
+    }))
+
+  it('forgets a subscription’s events once its time to live passed without an append or a renewal', () =>
+    withLog(undefined, async ({ log, pass }) => {
+      await log.append('quiet', 'q', 300)
+      await log.append('renewed', 'r', 300)
+      await log.append('appended', 'a1', 300)
+      await log.acknowledge('renewed', 1)
+      await pass(150)
+      await log.renew('renewed', 300)
+      await log.append('appended', 'a2', 300)
+      await pass(250)
+      expect(await log.read('quiet', 0, 10)).toMatchObject({ events: [], lastSequence: 0 })
+      expect(await log.read('renewed', 'acknowledged', 10)).toMatchObject({
+        after: 1,
+        lastSequence: 1,
+      })
+      expect((await log.read('appended', 0, 10)).events.map((e) => e.event)).toEqual(['a1', 'a2'])
+    }))
+
+  it('wakes a watcher once, without polling, when a watched subscription gets an event', () =>
+    withLog(undefined, async ({ log }) => {
+      const recording = await RecordingWatcher.open(log)
+      try {
+        recording.watcher.watch('s', 0)
+        expect(await recording.quiet()).toEqual([])
+        await log.append('other', 'o', TTL_MS)
+        await log.append('s', 'e1', TTL_MS)
+        expect(await recording.named(1)).toEqual([['s']])
+        await log.append('s', 'e2', TTL_MS)
+        expect(await recording.quiet()).toEqual([['s']])
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
+  it('wakes a watcher at once for events already after the position, and not for older ones', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 'behind', 1, 3)
+      await appendEvents(log, 'caught-up', 1, 3)
+      const recording = await RecordingWatcher.open(log)
+      try {
+        recording.watcher.watch('caught-up', 3)
+        recording.watcher.watch('behind', 2)
+        expect(await recording.named(1)).toEqual([['behind']])
+        await log.append('caught-up', 'e4', TTL_MS)
+        expect(await recording.named(2)).toEqual([['behind'], ['caught-up']])
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
+  it('follows a watched set that changes while it waits: new and re-armed subscriptions, unwatched ones', () =>
+    withLog(undefined, async ({ log }) => {
+      const recording = await RecordingWatcher.open(log)
+      try {
+        recording.watcher.watch('a', 0)
+        recording.watcher.watch('b', 0)
+        await recording.quiet(100)
+        recording.watcher.watch('c', 0)
+        recording.watcher.unwatch('b')
+        await log.append('b', 'b1', TTL_MS)
+        await log.append('c', 'c1', TTL_MS)
+        expect(await recording.named(1)).toEqual([['c']])
+        recording.watcher.watch('c', 1)
+        await recording.quiet(100)
+        await log.append('c', 'c2', TTL_MS)
+        await log.append('a', 'a1', TTL_MS)
+        expect((await recording.named(3)).flat().sort()).toEqual(['a', 'c', 'c'])
+        expect((await recording.quiet()).flat()).not.toContain('b')
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
+  it('closing a watcher ends its wake-ups and its connection', () =>
+    withLog(undefined, async ({ log, watcherConnections }) => {
+      const before = (await watcherConnections?.()) ?? 0
+      const recording = await RecordingWatcher.open(log)
+      recording.watcher.watch('s', 0)
+      if (watcherConnections !== undefined) expect(await watcherConnections()).toBe(before + 1)
+      await recording.watcher.close()
+      await log.append('s', 'e1', TTL_MS)
+      expect(await recording.quiet()).toEqual([])
+      if (watcherConnections !== undefined) expect(await watcherConnections()).toBe(before)
+    }))
+}
