@@ -7,7 +7,9 @@
  * untyped; a script object of each adapter's own keeps the names apart and the types checked.
  */
 import { createHash } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { ChainableCommander, Redis } from 'ioredis'
+
+type Argument = string | number
 
 export class RedisScript {
   readonly #lua: string
@@ -19,17 +21,34 @@ export class RedisScript {
   }
 
   /** Runs the script on `keys` with `args`; resolves to what the script returns. */
-  async run(
-    client: Redis,
-    keys: readonly string[],
-    args: readonly (string | number)[],
-  ): Promise<unknown> {
+  async run(client: Redis, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {
     try {
       return await client.evalsha(this.#sha, keys.length, ...keys, ...args)
     } catch (error) {
       if (!isNoScript(error)) throw error
       return client.eval(this.#lua, keys.length, ...keys, ...args)
     }
+  }
+
+  /**
+   * Runs the script once for each of `calls`, in one pipeline (one round trip); the calls Redis refused for
+   * want of the script (they did not run) are sent again whole. Resolves to the results in order.
+   */
+  async runMany(
+    client: Redis,
+    calls: readonly { keys: readonly string[]; args: readonly Argument[] }[],
+  ): Promise<unknown[]> {
+    const pipeline: ChainableCommander = client.pipeline()
+    for (const { keys, args } of calls) pipeline.evalsha(this.#sha, keys.length, ...keys, ...args)
+    const replies = (await pipeline.exec()) ?? []
+    return Promise.all(
+      calls.map(async (call, index) => {
+        const [error, result] = replies[index] ?? [new Error('no reply in the pipeline'), null]
+        if (error === null) return result
+        if (!isNoScript(error)) throw error
+        return client.eval(this.#lua, call.keys.length, ...call.keys, ...call.args)
+      }),
+    )
   }
 }
 

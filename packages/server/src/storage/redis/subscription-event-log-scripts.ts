@@ -5,7 +5,7 @@
  * position `queue-ack:{id}`. A script runs whole or not at all, so a sequence number is given exactly when its
  * entry is added.
  */
-import { LuaScript } from './lua-script.js'
+import { RedisScript } from './redis-script.js'
 
 /** The keys of one subscription's log, in the order the scripts take them. */
 export function eventLogKeys(subscriptionId: string): [string, string, string] {
@@ -22,7 +22,7 @@ export function sequenceOf(entryId: string): number {
  * number by INCR, the entry by XADD under that number, the stream trimmed exactly to ARGV[2] entries (the oldest
  * dropped), and every key's time to live set to ARGV[3] milliseconds. Returns the sequence numbers.
  */
-export const APPEND = new LuaScript(`
+export const APPEND = new RedisScript(`
 local sequences = {}
 for i = 1, #KEYS, 3 do
   local sequence = redis.call('INCR', KEYS[i + 1])
@@ -39,7 +39,7 @@ return sequences
  * At most ARGV[2] entries after sequence ARGV[1] (after the acknowledged position when ARGV[1] is empty).
  * Returns { the position read after, the last sequence number given, the entries }.
  */
-export const READ = new LuaScript(`
+export const READ = new RedisScript(`
 local after = ARGV[1]
 if after == '' then after = redis.call('GET', KEYS[3]) or '0' end
 local last = redis.call('GET', KEYS[2]) or '0'
@@ -52,7 +52,7 @@ return { after, last, entries }
  * entries through it. The position takes the time to live of the sequence key; an unknown subscription (no
  * sequence key) is left without keys.
  */
-export const ACKNOWLEDGE = new LuaScript(`
+export const ACKNOWLEDGE = new RedisScript(`
 local last = tonumber(redis.call('GET', KEYS[2]))
 if not last then return 0 end
 local through = math.min(tonumber(ARGV[1]), last)
