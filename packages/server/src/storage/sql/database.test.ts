@@ -81,6 +81,7 @@ describe('openDatabase', () => {
           'comlog_record',
           'comlog_user_index',
           'directory_setting',
+          'engine_lease',
           'routing_profile',
           'service_state',
           'telephony_call',

@@ -101,7 +101,22 @@ export interface ComlogIndexMarkTable {
   indexed_through: number | string
 }
 
-/** The tables of the call engine's state, as Kysely sees them (`callTables(db)`), with the log it appends to. */
+/**
+ * One row per lease of an engine owner (migration 0009; docs/cluster.md, "Engine lease and fencing"): the
+ * epoch of the current owner's term, incremented by each new owner, the node that took it and when
+ * (milliseconds since the epoch).
+ */
+export interface EngineLeaseTable {
+  name: string
+  epoch: number | string
+  owner_node: string
+  acquired_at: number | string
+}
+
+/**
+ * The tables of the call engine's state, as Kysely sees them (`callTables(db)`), with the log it appends to
+ * and the lease its saves are fenced by.
+ */
 export type CallDatabase = {
   telephony_call: TelephonyCallTable
   telephony_device: TelephonyDeviceTable
@@ -109,6 +124,7 @@ export type CallDatabase = {
   comlog_record: ComlogRecordTable
   comlog_user_index: ComlogUserIndexTable
   comlog_index_mark: ComlogIndexMarkTable
+  engine_lease: EngineLeaseTable
 }
 
 /** Values of the service by name (migration 0004); `value` holds JSON. */

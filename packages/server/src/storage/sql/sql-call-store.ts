@@ -5,7 +5,9 @@
  * stored but rebuilt at load, call-state-json.ts). A save writes the changed calls and devices, deletes the
  * removed ones and rewrites the rest row only when it changed, in one transaction: its cost follows what
  * the command changed, not how many calls are in progress nor how many devices there are. What a save
- * writes is planned by CallWritePlanner (call-write-plan.ts) and run here in a transaction of `db`.
+ * writes is planned by CallWritePlanner (call-write-plan.ts) and run here in a transaction of `db`. In
+ * cluster mode the store is fenced (engine-fence.ts): each save first checks that its writer still owns the
+ * engine, one more statement; the embedded mode has no fence and no such statement.
  */
 import type { Kysely } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
@@ -16,6 +18,7 @@ import { type CallWritePlan, CallWritePlanner, type PositionedRow } from './call
 import { ComRecordAppender } from './comlog-record-appender.js'
 import { indexNewRecords } from './comlog-user-index.js'
 import type { CallDatabase } from './database.js'
+import { checkFence, type EngineFence, fencedEpoch } from './engine-fence.js'
 
 /** At three parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
 const BATCH_SIZE = 300
@@ -25,11 +28,17 @@ export const STATE_ROW = 'state'
 export interface SqlCallStoreOptions {
   /** Whether `close()` destroys the Kysely instance (default true); false when it is shared. */
   ownsDatabase?: boolean
+  /**
+   * The engine owner's epoch every save is checked against (cluster mode): a save under an epoch no longer
+   * the lease's fails with EngineFencedError and writes nothing. None in the embedded mode.
+   */
+  fence?: EngineFence
 }
 
 export class SqlCallStore implements CallStore {
   readonly #db: Kysely<CallDatabase>
   readonly #ownsDatabase: boolean
+  readonly #fence: EngineFence | undefined
   readonly #planner = new CallWritePlanner()
   readonly #appender = new ComRecordAppender()
 
@@ -37,6 +46,7 @@ export class SqlCallStore implements CallStore {
   constructor(db: Kysely<CallDatabase>, options: SqlCallStoreOptions = {}) {
     this.#db = db
     this.#ownsDatabase = options.ownsDatabase ?? true
+    this.#fence = options.fence
   }
 
   /** Reads the rest row, the calls and the devices, in saved order, from one snapshot of the database. */
@@ -51,15 +61,21 @@ export class SqlCallStore implements CallStore {
 
   /**
    * As `save`, and appends the records to `comlog_record` in the same transaction, indexing them by user
-   * and date every INDEX_BATCH records (comlog-user-index.ts).
+   * and date every INDEX_BATCH records (comlog-user-index.ts). With a fence, the transaction first checks
+   * the writer's epoch (EngineFencedError, nothing written, when it moved on).
    */
   async saveWithRecords(
     state: TelephonyState,
     changes: CallChanges,
     drafts: readonly ComRecordDraft[],
   ): Promise<StoredComRecord[]> {
+    const fence = this.#fence
+    const epoch = fence === undefined ? undefined : fencedEpoch(fence)
     const planned = await this.#planner.plan(this.#db, state, changes, drafts)
-    await this.#db.transaction().execute((trx) => this.#write(trx, planned.plan))
+    await this.#db.transaction().execute(async (trx) => {
+      if (fence !== undefined && epoch !== undefined) await checkFence(trx, fence, epoch)
+      await this.#write(trx, planned.plan)
+    })
     planned.written()
     return planned.stored
   }

@@ -8,6 +8,7 @@ import { routingMigration } from './0005-routing.js'
 import { comlogMigration } from './0006-comlog.js'
 import { comlogUserIndexMigration } from './0007-comlog-user-index.js'
 import { voicemailMigration } from './0008-voicemail.js'
+import { engineLeaseMigration } from './0009-engine-lease.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0006-comlog': comlogMigration,
   '0007-comlog-user-index': comlogUserIndexMigration,
   '0008-voicemail': voicemailMigration,
+  '0009-engine-lease': engineLeaseMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */
