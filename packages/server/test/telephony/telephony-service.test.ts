@@ -75,6 +75,24 @@ function makeCall(loginName: string, deviceId: string, callee: string): EngineCo
   return { type: 'makeCall', loginName, deviceId, callee, autoAnswer: true }
 }
 
+/** A memory store whose saves fail ('disk full') while `failing()` says so. */
+function flakyStore(failing: () => boolean): { store: CallStore; memory: MemoryCallStore } {
+  const memory = new MemoryCallStore()
+  const store: CallStore = {
+    load: () => memory.load(),
+    save: async (state, changes) => {
+      if (failing()) throw new Error('disk full')
+      await memory.save(state, changes)
+    },
+    saveWithRecords: async (state, changes, records) => {
+      if (failing()) throw new Error('disk full')
+      return memory.saveWithRecords(state, changes, records)
+    },
+    close: () => memory.close(),
+  }
+  return { store, memory }
+}
+
 describe('TelephonyService', () => {
   let clock: VirtualClock
   let sink: RecordingSink
@@ -191,22 +209,9 @@ describe('TelephonyService', () => {
   })
 
   it('changes nothing and publishes nothing when the store fails to save', async () => {
-    const memory = new MemoryCallStore()
     let failing = false
-    const flakyStore: CallStore = {
-      load: () => memory.load(),
-      save: async (state, changes) => {
-        if (failing) throw new Error('disk full')
-        await memory.save(state, changes)
-      },
-      saveWithRecords: async (state, changes, records) => {
-        if (failing) throw new Error('disk full')
-        return memory.saveWithRecords(state, changes, records)
-      },
-      close: () => memory.close(),
-    }
     await service.stop()
-    service = await start(flakyStore, clock, sink)
+    service = await start(flakyStore(() => failing).store, clock, sink)
     const before = service.state
 
     failing = true
@@ -339,21 +344,11 @@ describe('TelephonyService', () => {
   })
 
   it("reports a timer's command whose batch is not stored, and runs it again a second later", async () => {
-    const memory = new MemoryCallStore()
     let failing = false
-    const flakyStore: CallStore = {
-      load: () => memory.load(),
-      save: async (state, changes) => {
-        if (failing) throw new Error('disk full')
-        await memory.save(state, changes)
-      },
-      saveWithRecords: (state, changes, records) => memory.saveWithRecords(state, changes, records),
-      close: () => memory.close(),
-    }
     const timerErrors: string[] = []
     await service.stop()
     service = await TelephonyService.start({
-      store: flakyStore,
+      store: flakyStore(() => failing).store,
       directory,
       clock,
       events: sink,
