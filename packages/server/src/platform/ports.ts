@@ -367,7 +367,8 @@ export interface EngineCommandConsumer {
   stop(): Promise<void>
   /**
    * The term ended under it: takes no more requests and answers none of those under way, which stay for the
-   * next owner (their batches, refused by the fence, stored nothing).
+   * next owner (their batches are refused by the fence; one stored just before the term ended runs again:
+   * docs/cluster.md says how rare that is).
    */
   abandon(): Promise<void>
 }
