@@ -1,4 +1,7 @@
 /** What the platform core needs from the outside world, in domain words. Adapters live in storage/. */
+
+import type { UserRight } from '@openness/wire'
+import type { ThrottleVerdict } from './auth/login-throttle.js'
 import type {
   ComRecordChange,
   ComRecordDraft,
@@ -463,6 +466,80 @@ export interface SessionStore {
    * session, or one whose session closed longer than the closed retention ago); resolves to how many.
    */
   forgetDue(now: number): Promise<number>
+}
+
+/**
+ * The license references of sessions, against the installed counts (specification, "States and transitions":
+ * closing a session releases all license references; docs/cluster.md, "License references"). A user holds a
+ * license once however many of its sessions took it, and gives it back with the last of them. References
+ * belong to sessions, never to nodes: whoever closes a session, its own node or the sweep after that node
+ * died, gives back what it holds by its id. Each operation is atomic across the nodes of a cluster.
+ */
+export interface LicenseStore {
+  /**
+   * Takes, for session `sessionId` acting as `loginName`, each of `rights` the user holds already or for which
+   * a license is free within `installed`; resolves to the rights taken (and those the session held already).
+   * `now` is when, for `holdingSessions`.
+   */
+  acquire(
+    sessionId: string,
+    loginName: string,
+    rights: readonly UserRight[],
+    installed: Readonly<Record<UserRight, number>>,
+    now: number,
+  ): Promise<UserRight[]>
+  /** Gives back every reference of the session; nothing happens when it holds none (released already). */
+  release(sessionId: string): Promise<void>
+  /** How many distinct users hold `right` now. */
+  inUse(right: UserRight): Promise<number>
+  /**
+   * The sessions holding references taken before `acquiredBefore`, earliest first, at most `limit`: the sweep
+   * releases those that are not open (a node that died between acquiring and opening the session).
+   */
+  holdingSessions(acquiredBefore: number, limit: number): Promise<string[]>
+}
+
+/**
+ * The failed authentication attempts of one kind of key (login names, or client addresses) and their locks,
+ * under one `ThrottlePolicy` (login-throttle.ts; docs/cluster.md, "Login attempts"). An attempt reserves its
+ * place before its password is checked and counts as a failure until it succeeds, so that at most
+ * `lockAfterFailures` checks run for a key between two locks, however many arrive at once and on whichever
+ * node (issue 15, item 6). Every time is the caller's `now`; each operation is atomic.
+ */
+export interface LoginAttemptStore {
+  /**
+   * Reserves an attempt on `key`: refused (`locked`) when the key is locked or already holds
+   * `lockAfterFailures` attempts; otherwise counted, and delayed by the failures counted before it.
+   */
+  reserve(key: string, now: number): Promise<ThrottleVerdict>
+  /** The attempt failed: locks the key when it holds `lockAfterFailures` attempts (true then). */
+  fail(key: string, now: number): Promise<boolean>
+  /**
+   * The attempt succeeded: `reset` forgets the key's failures (a login that proved its password), `undo` only
+   * takes back this attempt (an address other people may share, or an attempt refused by another key's lock).
+   * A lock stays.
+   */
+  succeed(key: string, mode: 'reset' | 'undo', now: number): Promise<void>
+  /** The time left on the key's lock at `now`, 0 when it is not locked. */
+  lockedFor(key: string, now: number): Promise<number>
+}
+
+/**
+ * The users supervised through administrator subscriptions, company-wide, within a limit (the installed
+ * TELEPHONY_ADVANCED count; specification, "Events" item 7 and "Limits"; docs/cluster.md, "Supervised
+ * users"). Each subscription holds its set of users; a user counts once however many subscriptions hold it.
+ * Checking the limit and changing the sets is one atomic step across the nodes of a cluster.
+ */
+export interface SupervisionStore {
+  /**
+   * Makes `users` the set subscription `subscriptionId` holds (creation, or a filter replaced), when the count
+   * that follows is within `limit`: true then; false, changing nothing, otherwise.
+   */
+  hold(subscriptionId: string, users: ReadonlySet<string>, limit: number): Promise<boolean>
+  /** Gives back every user the subscription holds (it was removed); nothing happens when it holds none. */
+  release(subscriptionId: string): Promise<void>
+  /** Distinct users supervised now. */
+  count(): Promise<number>
 }
 
 /**
