@@ -200,9 +200,9 @@ describe('session lifecycle: open', () => {
   })
 
   it('the sweep releases an expired session even when nobody asks for it', async () => {
-    expect(service.running.platform.sessions.openCount).toBe(1)
+    expect(await service.running.platform.sessions.openCount()).toBe(1)
     await service.clock.advance(TTL_MS + GRACE_MS + 5_000)
-    expect(service.running.platform.sessions.openCount).toBe(0)
+    expect(await service.running.platform.sessions.openCount()).toBe(0)
   })
 
   it('keeps the session through the grace: a keepalive exactly every timeToLive works', async () => {

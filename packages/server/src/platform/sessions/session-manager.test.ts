@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
+import { MemorySessionStore } from '../../storage/memory/memory-session-store.js'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
 import type { LicensePool } from '../licenses/license-pool.js'
 import type { Clock } from '../ports.js'
 import type { Session } from './session.js'
-import { SessionManager } from './session-manager.js'
+import { SessionManager, type SessionTiming } from './session-manager.js'
 import type { SessionCloseCause } from './session-state.js'
 
 const TTL_MS = 300_000
@@ -25,13 +26,20 @@ function setUp() {
   } as unknown as StoredAccount
   const directory = { findAccount: () => alice } as unknown as Directory
   const licenses = { acquire: () => true, release: () => {} } as unknown as LicensePool
-  const manager = new SessionManager(directory, licenses, clock, {
+  const timing: SessionTiming = {
     timeToLiveSeconds: TTL_MS / 1000,
     graceSeconds: GRACE_MS / 1000,
     tokenTimeToLiveSeconds: 60,
     closedRetentionSeconds: 600,
     sweepIntervalSeconds: 60,
-  })
+  }
+  const manager = new SessionManager(
+    directory,
+    licenses,
+    clock,
+    timing,
+    new MemorySessionStore(timing),
+  )
   const closed: [Session, SessionCloseCause][] = []
   manager.onSessionClosed((session, cause) => closed.push([session, cause]))
   return {
@@ -45,43 +53,48 @@ function setUp() {
 }
 
 describe('SessionManager.use', () => {
-  it('answers nothing for no token, an unknown token and a credential without a session', () => {
+  it('answers nothing for no token, an unknown token and a credential without a session', async () => {
     const { manager } = setUp()
-    const token = manager.issueToken('alice')
-    expect(manager.use(undefined)).toBeUndefined()
-    expect(manager.use('unknown')).toBeUndefined()
-    expect(manager.use(token)).toBeUndefined()
+    const token = await manager.issueToken('alice')
+    expect(await manager.use(undefined)).toBeUndefined()
+    expect(await manager.use('unknown')).toBeUndefined()
+    expect(await manager.use(token)).toBeUndefined()
   })
 
-  it('restarts the timer of the open session on every use', () => {
+  it('restarts the timer of the open session on every use', async () => {
     const { manager, advance, now } = setUp()
-    const token = manager.issueToken('alice')
-    const session = manager.open(token, { applicationName: 'test' })
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
     advance(TTL_MS + GRACE_MS - 1)
-    expect(manager.use(token)).toBe(session)
-    expect(session.expiresAt).toBe(now() + TTL_MS)
-    expect(manager.status(token)).toEqual({ state: 'OPEN', session })
+    const used = await manager.use(token)
+    expect(used?.sessionId).toBe(session.sessionId)
+    expect(used?.expiresAt).toBe(now() + TTL_MS)
+    expect(await manager.status(token)).toEqual({ state: 'OPEN', session: used })
   })
 
-  it('closes the session as EXPIRED once timeToLive and the grace have passed, and tells the listeners once', () => {
+  it('closes the session as EXPIRED once timeToLive and the grace have passed, and tells the listeners once', async () => {
     const { manager, closed, advance } = setUp()
-    const token = manager.issueToken('alice')
-    const session = manager.open(token, { applicationName: 'test' })
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
     advance(TTL_MS + GRACE_MS)
-    expect(manager.use(token)).toBeUndefined()
-    expect(session.state).toBe('CLOSED')
-    expect(session.closeCause).toBe('EXPIRED')
-    expect(manager.use(token)).toBeUndefined()
-    expect(closed).toEqual([[session, 'EXPIRED']])
-    expect(manager.status(token)).toEqual({ state: 'CLOSED', session })
+    expect(await manager.use(token)).toBeUndefined()
+    const status = await manager.status(token)
+    expect(status.state).toBe('CLOSED')
+    const closedSession = status.state === 'CLOSED' ? status.session : undefined
+    expect(closedSession?.sessionId).toBe(session.sessionId)
+    expect(closedSession?.state).toBe('CLOSED')
+    expect(closedSession?.closeCause).toBe('EXPIRED')
+    expect(await manager.use(token)).toBeUndefined()
+    expect(closed).toEqual([[closedSession, 'EXPIRED']])
   })
 
-  it('answers nothing for a closed session', () => {
+  it('answers nothing for a closed session', async () => {
     const { manager } = setUp()
-    const token = manager.issueToken('alice')
-    const session = manager.open(token, { applicationName: 'test' })
-    manager.close(session)
-    expect(manager.use(token)).toBeUndefined()
-    expect(session.closeCause).toBe('CLOSED_BY_CLIENT')
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    await manager.close(session)
+    expect(await manager.use(token)).toBeUndefined()
+    const status = await manager.status(token)
+    expect(status.state === 'CLOSED' && status.session.closeCause).toBe('CLOSED_BY_CLIENT')
   })
 })
