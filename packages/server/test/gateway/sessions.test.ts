@@ -247,6 +247,13 @@ describe('session lifecycle: closed', () => {
     expectRestError(await remove(cookie), 403, 'INVALID_SESSION', /already closed/)
   })
 
+  it('two DELETE /sessions at once: one closes it (204), the other finds it closed (403)', async () => {
+    const cookie = await openSession(app, 'alice')
+    const [first, second] = await Promise.all([remove(cookie), remove(cookie)])
+    expect(first.statusCode).toBe(204)
+    expectRestError(second, 403, 'INVALID_SESSION', /already closed/)
+  })
+
   it('the credential cannot open another session: 403', async () => {
     const cookie = await openSession(app, 'alice')
     await remove(cookie)

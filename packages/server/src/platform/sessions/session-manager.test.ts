@@ -11,7 +11,10 @@ import type { SessionCloseCause } from './session-state.js'
 const TTL_MS = 300_000
 const GRACE_MS = 30_000
 
-/** A user with no license, a clock the test sets, and no sweep: only `use` can find the session expired. */
+/**
+ * A user with one license right (the pool grants it and counts its releases), a clock the test sets, and no
+ * sweep: only `use`, or a sweep the test runs, can find the session expired.
+ */
 function setUp() {
   let now = Date.UTC(2026, 0, 1)
   const clock: Clock = {
@@ -22,10 +25,14 @@ function setUp() {
   const alice = {
     kind: 'USER',
     loginName: 'alice',
-    record: { loginName: 'alice', apiRights: [] },
+    record: { loginName: 'alice', apiRights: ['TELEPHONY_BASIC'] },
   } as unknown as StoredAccount
   const directory = { findAccount: () => alice } as unknown as Directory
-  const licenses = { acquire: () => true, release: () => {} } as unknown as LicensePool
+  const released: string[] = []
+  const licenses = {
+    acquire: () => true,
+    release: (right: string, loginName: string) => released.push(`${right}:${loginName}`),
+  } as unknown as LicensePool
   const timing: SessionTiming = {
     timeToLiveSeconds: TTL_MS / 1000,
     graceSeconds: GRACE_MS / 1000,
@@ -45,6 +52,7 @@ function setUp() {
   return {
     manager,
     closed,
+    released,
     advance: (ms: number) => {
       now += ms
     },
@@ -96,5 +104,66 @@ describe('SessionManager.use', () => {
     expect(await manager.use(token)).toBeUndefined()
     const status = await manager.status(token)
     expect(status.state === 'CLOSED' && status.session.closeCause).toBe('CLOSED_BY_CLIENT')
+  })
+})
+
+describe('SessionManager closing', () => {
+  it('releases the licenses and tells the listeners once when a DELETE, a use, the sweep and a switch-over race', async () => {
+    const { manager, closed, released, advance } = setUp()
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    advance(TTL_MS + GRACE_MS)
+    const outcomes = await Promise.all([
+      manager.close(session),
+      manager.use(token),
+      manager.sweep(),
+      manager.closeAll('SWITCH_OVER'),
+    ])
+    expect(outcomes[0]).toBe(true)
+    expect(outcomes[1]).toBeUndefined()
+    expect(outcomes[3]).toBe(0)
+    expect(closed.map(([other, cause]) => [other.sessionId, cause])).toEqual([
+      [session.sessionId, 'CLOSED_BY_CLIENT'],
+    ])
+    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(await manager.close(session)).toBe(false)
+    expect(closed).toHaveLength(1)
+  })
+
+  it('sweeps the sessions past their deadline, and forgets their credentials after the closed retention', async () => {
+    const { manager, closed, released, advance } = setUp()
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    advance(TTL_MS + GRACE_MS - 1)
+    await manager.sweep()
+    expect(await manager.openCount()).toBe(1)
+    advance(1)
+    await manager.sweep()
+    expect(await manager.openCount()).toBe(0)
+    expect(closed.map(([other, cause]) => [other.sessionId, cause])).toEqual([
+      [session.sessionId, 'EXPIRED'],
+    ])
+    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect((await manager.status(token)).state).toBe('CLOSED')
+    advance(600_000)
+    await manager.sweep()
+    expect(await manager.status(token)).toEqual({ state: 'UNKNOWN' })
+  })
+
+  it('gives back the licenses it acquired when the credential opened a session meanwhile', async () => {
+    const { manager, released } = setUp()
+    const token = await manager.issueToken('alice')
+    const opening = [
+      manager.open(token, { applicationName: 'first' }),
+      manager.open(token, { applicationName: 'second' }),
+    ]
+    const [first, second] = await Promise.allSettled(opening)
+    expect(first.status).toBe('fulfilled')
+    expect(second.status === 'rejected' && second.reason).toMatchObject({
+      type: 'NOT_EXPECTED',
+      message: 'A session is already open with this credential',
+    })
+    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(await manager.openCount()).toBe(1)
   })
 })
