@@ -52,6 +52,7 @@ import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
 import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
+import { MemorySessionStore } from './storage/memory/memory-session-store.js'
 import {
   callTables,
   type DatabaseTarget,
@@ -185,14 +186,23 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       clock,
     )
     const ttl = options.sessionTtlSeconds
-    const sessions = new SessionManager(directory, licenses, clock, {
+    const sessionTiming: SessionTiming = {
       timeToLiveSeconds: ttl,
       graceSeconds: defaultGraceSeconds(ttl),
       tokenTimeToLiveSeconds: 120,
       closedRetentionSeconds: 3600,
       sweepIntervalSeconds: 5,
       ...options.timing,
-    })
+    }
+    const reportError = options.onBackgroundError ?? warnOfBackgroundError
+    const sessions = new SessionManager(
+      directory,
+      licenses,
+      clock,
+      sessionTiming,
+      new MemorySessionStore(sessionTiming),
+      { onSweepFailure: (error) => reportError(error, 'the session sweep failed') },
+    )
     const webhookSecret = options.webhooks?.secret ?? randomBytes(32).toString('hex')
     const outlets = new SubscriptionOutlets({
       router: events,
@@ -222,7 +232,6 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       resolve: (dialed) => telephonyDirectory.resolve(dialed),
     })
     const comlogStore = new SqlComlogStore(callTables(db))
-    const reportError = options.onBackgroundError ?? warnOfBackgroundError
     const eventSummary = new EventSummaryService(
       {
         missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
@@ -327,7 +336,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         // An import not stored yet stays so (its hashing would hold the stop for seconds): the next start
         // imports the file again.
         await directory.abandonImport()
-        sessions.stop()
+        await sessions.stop()
         await telephony.stop()
         await callStore.close()
         await store.close()

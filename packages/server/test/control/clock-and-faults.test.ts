@@ -284,7 +284,7 @@ describe('POST /faults/switch-over', () => {
       sessionsClosed: 1,
     })
     await channel.ended
-    expect(service.running.platform.sessions.openCount).toBe(0)
+    expect(await service.running.platform.sessions.openCount()).toBe(0)
     expect(service.running.platform.subscriptions.size).toBe(0)
     expectNotReady(
       await api('/api/rest/1.0/users/alice', alice),

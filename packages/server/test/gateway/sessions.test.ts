@@ -200,9 +200,9 @@ describe('session lifecycle: open', () => {
   })
 
   it('the sweep releases an expired session even when nobody asks for it', async () => {
-    expect(service.running.platform.sessions.openCount).toBe(1)
+    expect(await service.running.platform.sessions.openCount()).toBe(1)
     await service.clock.advance(TTL_MS + GRACE_MS + 5_000)
-    expect(service.running.platform.sessions.openCount).toBe(0)
+    expect(await service.running.platform.sessions.openCount()).toBe(0)
   })
 
   it('keeps the session through the grace: a keepalive exactly every timeToLive works', async () => {
@@ -245,6 +245,13 @@ describe('session lifecycle: closed', () => {
     const cookie = await openSession(app, 'alice')
     expect((await remove(cookie)).statusCode).toBe(204)
     expectRestError(await remove(cookie), 403, 'INVALID_SESSION', /already closed/)
+  })
+
+  it('two DELETE /sessions at once: one closes it (204), the other finds it closed (403)', async () => {
+    const cookie = await openSession(app, 'alice')
+    const [first, second] = await Promise.all([remove(cookie), remove(cookie)])
+    expect(first.statusCode).toBe(204)
+    expectRestError(second, 403, 'INVALID_SESSION', /already closed/)
   })
 
   it('the credential cannot open another session: 403', async () => {

@@ -13,7 +13,7 @@ import { bodyOf, isoTime, secondsBody, secondsField } from './route-support.js'
 /** What a switch-over needs of the sessions (SessionManager). */
 export interface SessionCloser {
   /** Closes every open session; answers how many. */
-  closeAll(cause: SessionCloseCause): number
+  closeAll(cause: SessionCloseCause): Promise<number>
 }
 
 /** How long the API is not ready after a switch-over when the body does not say. */
@@ -112,7 +112,7 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{
       const fields = bodyOf(request.body, ['seconds'])
       const ms = secondsField(fields, 'seconds', DEFAULT_SWITCH_OVER_SECONDS)
       const fault = readiness.notReadyFor(ms, 'SWITCH_OVER')
-      const sessionsClosed = sessions.closeAll('SWITCH_OVER')
+      const sessionsClosed = await sessions.closeAll('SWITCH_OVER')
       return { fault: shown(fault), sessionsClosed }
     },
   )

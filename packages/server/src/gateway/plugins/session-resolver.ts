@@ -11,8 +11,9 @@ import { prependRouteHook } from './route-hooks.js'
 
 /**
  * The requirement is read once per route, when it is added, and the resolver is attached to the routes
- * that need it only: the other routes run no hook for it, and the ones that do run a callback hook, with no
- * promise to settle (the authenticated read is the hottest path of the API: docs/performance.md).
+ * that need it only: the other routes run no hook for it, and the ones that do run a callback hook that
+ * settles the store's one promise, with no async function around it (the authenticated read is the hottest
+ * path of the API: docs/performance.md).
  * Route-level hooks run after the instance's, so the readiness check still comes first.
  */
 export const sessionResolver = fp(
@@ -20,13 +21,11 @@ export const sessionResolver = fp(
     app.decorateRequest('session', undefined)
     const { sessions, cookies } = app.platform
     const resolveSession: onRequestHookHandler = (request, _reply, done) => {
-      const session = sessions.use(cookies.read(request.headers.cookie))
-      if (session === undefined)
-        return done(
-          new PlatformError('INVALID_SESSION', 'No valid session: log in and open a session again'),
-        )
-      request.session = session
-      done()
+      sessions.use(cookies.read(request.headers.cookie)).then((session) => {
+        if (session === undefined) return done(noSession())
+        request.session = session
+        done()
+      }, done)
     }
     app.addHook('onRoute', (route) => {
       if (requirementOf(route) !== 'open') return
@@ -35,6 +34,9 @@ export const sessionResolver = fp(
   },
   { name: 'session-resolver' },
 )
+
+const noSession = () =>
+  new PlatformError('INVALID_SESSION', 'No valid session: log in and open a session again')
 
 /** The route's declared requirement; routes of version 1.0 need an open session unless they say otherwise. */
 function requirementOf(route: RouteOptions): SessionRequirement {

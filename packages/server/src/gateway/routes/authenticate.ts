@@ -113,7 +113,7 @@ async function login(
       request.log.warn({ key }, 'authentication locked after repeated failures')
     throw new RestError('NOT_ALLOWED', 'Bad login name or password', 401, CHALLENGE)
   }
-  const token = sessions.issueToken(result.loginName)
+  const token = await sessions.issueToken(result.loginName)
   writeSessionCookie(request, reply, cookieName, token)
   const origins = baseOrigins(request)
   const sessionsPath = `${API_PATH}/${version}/sessions`

@@ -21,9 +21,13 @@ import { RestError } from '../rest-error.js'
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /** The SessionInfo of a session as the requester sees it. */
-export function sessionInfo(request: FastifyRequest, session: Session): SessionInfoType {
+export async function sessionInfo(
+  request: FastifyRequest,
+  session: Session,
+): Promise<SessionInfoType> {
   const { sessions, services } = request.server.platform
   const origins = baseOrigins(request)
+  const otherSessions = await sessions.otherSessions(session)
   return {
     admin: session.admin,
     timeToLive: sessions.timing.timeToLiveSeconds,
@@ -35,7 +39,7 @@ export function sessionInfo(request: FastifyRequest, session: Session): SessionI
     login: session.actingAs,
     creationDate: iso(session.createdAt),
     expirationDate: iso(session.expiresAt),
-    otherSessions: sessions.otherSessions(session).map((other) => ({
+    otherSessions: otherSessions.map((other) => ({
       sessionId: other.sessionId,
       creationDate: iso(other.createdAt),
       timeToLive: Math.max(
@@ -48,6 +52,8 @@ export function sessionInfo(request: FastifyRequest, session: Session): SessionI
 
 const noSession = () =>
   new RestError('INVALID_SESSION', 'No open session for this credential: log in and open a session')
+
+const alreadyClosed = () => new RestError('INVALID_SESSION', 'The session is already closed')
 
 export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { sessions } = app.platform
@@ -65,7 +71,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      sessionInfo(request, sessions.open(readSessionCookie(request), request.body)),
+      sessionInfo(request, await sessions.open(readSessionCookie(request), request.body)),
   )
 
   app.get(
@@ -93,13 +99,14 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const status = sessions.status(readSessionCookie(request))
+      const status = await sessions.status(readSessionCookie(request))
       switch (status.state) {
         case 'OPEN':
-          sessions.close(status.session)
+          // A concurrent DELETE (or the sweep) closed it since the status: it is closed already.
+          if (!(await sessions.close(status.session))) throw alreadyClosed()
           return reply.code(204).send(null)
         case 'CLOSED':
-          throw new RestError('INVALID_SESSION', 'The session is already closed')
+          throw alreadyClosed()
         case 'NO_SESSION':
           // Specification, "Errors" rule 4: closing a session that does not exist answers 500.
           throw new RestError('SERVER_PROBLEM', 'No session was opened with this credential', 500)
@@ -120,7 +127,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 204: Type.Null(), ...errorResponses() },
       },
       handler: async (request, reply) => {
-        if (!sessions.keepalive(readSessionCookie(request))) throw noSession()
+        if (!(await sessions.keepalive(readSessionCookie(request)))) throw noSession()
         return reply.code(204).send(null)
       },
     })
@@ -141,7 +148,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const session = request.session as Session
-      sessions.release(session, request.body.trim())
+      await sessions.release(session, request.body.trim())
       return sessionInfo(request, session)
     },
   )

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest'
+import { MemorySessionStore } from '../../storage/memory/memory-session-store.js'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
 import type { LicensePool } from '../licenses/license-pool.js'
 import type { Clock } from '../ports.js'
 import type { Session } from './session.js'
-import { SessionManager } from './session-manager.js'
+import { SessionManager, type SessionTiming } from './session-manager.js'
 import type { SessionCloseCause } from './session-state.js'
 
 const TTL_MS = 300_000
 const GRACE_MS = 30_000
 
-/** A user with no license, a clock the test sets, and no sweep: only `use` can find the session expired. */
+/**
+ * A user with one license right (the pool grants it and counts its releases), a clock the test sets, and no
+ * sweep: only `use`, or a sweep the test runs, can find the session expired.
+ */
 function setUp() {
   let now = Date.UTC(2026, 0, 1)
   const clock: Clock = {
@@ -21,22 +25,34 @@ function setUp() {
   const alice = {
     kind: 'USER',
     loginName: 'alice',
-    record: { loginName: 'alice', apiRights: [] },
+    record: { loginName: 'alice', apiRights: ['TELEPHONY_BASIC'] },
   } as unknown as StoredAccount
   const directory = { findAccount: () => alice } as unknown as Directory
-  const licenses = { acquire: () => true, release: () => {} } as unknown as LicensePool
-  const manager = new SessionManager(directory, licenses, clock, {
+  const released: string[] = []
+  const licenses = {
+    acquire: () => true,
+    release: (right: string, loginName: string) => released.push(`${right}:${loginName}`),
+  } as unknown as LicensePool
+  const timing: SessionTiming = {
     timeToLiveSeconds: TTL_MS / 1000,
     graceSeconds: GRACE_MS / 1000,
     tokenTimeToLiveSeconds: 60,
     closedRetentionSeconds: 600,
     sweepIntervalSeconds: 60,
-  })
+  }
+  const manager = new SessionManager(
+    directory,
+    licenses,
+    clock,
+    timing,
+    new MemorySessionStore(timing),
+  )
   const closed: [Session, SessionCloseCause][] = []
   manager.onSessionClosed((session, cause) => closed.push([session, cause]))
   return {
     manager,
     closed,
+    released,
     advance: (ms: number) => {
       now += ms
     },
@@ -45,43 +61,108 @@ function setUp() {
 }
 
 describe('SessionManager.use', () => {
-  it('answers nothing for no token, an unknown token and a credential without a session', () => {
+  it('answers nothing for no token, an unknown token and a credential without a session', async () => {
     const { manager } = setUp()
-    const token = manager.issueToken('alice')
-    expect(manager.use(undefined)).toBeUndefined()
-    expect(manager.use('unknown')).toBeUndefined()
-    expect(manager.use(token)).toBeUndefined()
+    const token = await manager.issueToken('alice')
+    expect(await manager.use(undefined)).toBeUndefined()
+    expect(await manager.use('unknown')).toBeUndefined()
+    expect(await manager.use(token)).toBeUndefined()
   })
 
-  it('restarts the timer of the open session on every use', () => {
+  it('restarts the timer of the open session on every use', async () => {
     const { manager, advance, now } = setUp()
-    const token = manager.issueToken('alice')
-    const session = manager.open(token, { applicationName: 'test' })
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
     advance(TTL_MS + GRACE_MS - 1)
-    expect(manager.use(token)).toBe(session)
-    expect(session.expiresAt).toBe(now() + TTL_MS)
-    expect(manager.status(token)).toEqual({ state: 'OPEN', session })
+    const used = await manager.use(token)
+    expect(used?.sessionId).toBe(session.sessionId)
+    expect(used?.expiresAt).toBe(now() + TTL_MS)
+    expect(await manager.status(token)).toEqual({ state: 'OPEN', session: used })
   })
 
-  it('closes the session as EXPIRED once timeToLive and the grace have passed, and tells the listeners once', () => {
+  it('closes the session as EXPIRED once timeToLive and the grace have passed, and tells the listeners once', async () => {
     const { manager, closed, advance } = setUp()
-    const token = manager.issueToken('alice')
-    const session = manager.open(token, { applicationName: 'test' })
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
     advance(TTL_MS + GRACE_MS)
-    expect(manager.use(token)).toBeUndefined()
-    expect(session.state).toBe('CLOSED')
-    expect(session.closeCause).toBe('EXPIRED')
-    expect(manager.use(token)).toBeUndefined()
-    expect(closed).toEqual([[session, 'EXPIRED']])
-    expect(manager.status(token)).toEqual({ state: 'CLOSED', session })
+    expect(await manager.use(token)).toBeUndefined()
+    const status = await manager.status(token)
+    expect(status.state).toBe('CLOSED')
+    const closedSession = status.state === 'CLOSED' ? status.session : undefined
+    expect(closedSession?.sessionId).toBe(session.sessionId)
+    expect(closedSession?.state).toBe('CLOSED')
+    expect(closedSession?.closeCause).toBe('EXPIRED')
+    expect(await manager.use(token)).toBeUndefined()
+    expect(closed).toEqual([[closedSession, 'EXPIRED']])
   })
 
-  it('answers nothing for a closed session', () => {
+  it('answers nothing for a closed session', async () => {
     const { manager } = setUp()
-    const token = manager.issueToken('alice')
-    const session = manager.open(token, { applicationName: 'test' })
-    manager.close(session)
-    expect(manager.use(token)).toBeUndefined()
-    expect(session.closeCause).toBe('CLOSED_BY_CLIENT')
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    await manager.close(session)
+    expect(await manager.use(token)).toBeUndefined()
+    const status = await manager.status(token)
+    expect(status.state === 'CLOSED' && status.session.closeCause).toBe('CLOSED_BY_CLIENT')
+  })
+})
+
+describe('SessionManager closing', () => {
+  it('releases the licenses and tells the listeners once when a DELETE, a use, the sweep and a switch-over race', async () => {
+    const { manager, closed, released, advance } = setUp()
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    advance(TTL_MS + GRACE_MS)
+    const outcomes = await Promise.all([
+      manager.close(session),
+      manager.use(token),
+      manager.sweep(),
+      manager.closeAll('SWITCH_OVER'),
+    ])
+    expect(outcomes[0]).toBe(true)
+    expect(outcomes[1]).toBeUndefined()
+    expect(outcomes[3]).toBe(0)
+    expect(closed.map(([other, cause]) => [other.sessionId, cause])).toEqual([
+      [session.sessionId, 'CLOSED_BY_CLIENT'],
+    ])
+    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(await manager.close(session)).toBe(false)
+    expect(closed).toHaveLength(1)
+  })
+
+  it('sweeps the sessions past their deadline, and forgets their credentials after the closed retention', async () => {
+    const { manager, closed, released, advance } = setUp()
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    advance(TTL_MS + GRACE_MS - 1)
+    await manager.sweep()
+    expect(await manager.openCount()).toBe(1)
+    advance(1)
+    await manager.sweep()
+    expect(await manager.openCount()).toBe(0)
+    expect(closed.map(([other, cause]) => [other.sessionId, cause])).toEqual([
+      [session.sessionId, 'EXPIRED'],
+    ])
+    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect((await manager.status(token)).state).toBe('CLOSED')
+    advance(600_000)
+    await manager.sweep()
+    expect(await manager.status(token)).toEqual({ state: 'UNKNOWN' })
+  })
+
+  it('gives back the licenses it acquired when the credential opened a session meanwhile', async () => {
+    const { manager, released } = setUp()
+    const token = await manager.issueToken('alice')
+    const first = manager.open(token, { applicationName: 'first' })
+    const second = manager
+      .open(token, { applicationName: 'second' })
+      .catch((error: unknown) => error)
+    expect((await first).applicationName).toBe('first')
+    expect(await second).toMatchObject({
+      type: 'NOT_EXPECTED',
+      message: 'A session is already open with this credential',
+    })
+    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(await manager.openCount()).toBe(1)
   })
 })

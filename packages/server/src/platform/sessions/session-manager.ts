@@ -1,7 +1,8 @@
 /**
  * Credentials (tokens) and the sessions opened with them (specification, "Authentication" items 3 and 6,
- * "States and transitions", "Limits"). Everything lives in memory: a request resolves its session with
- * one map lookup.
+ * "States and transitions", "Limits"), kept in a SessionStore (docs/cluster.md, "Sessions and credentials"):
+ * a request resolves its session with one store call, and whoever closes a session, of every caller that
+ * tries, is the one that releases its licenses and tells the listeners.
  */
 import { randomBytes } from 'node:crypto'
 import type { SessionRequest, UserRight } from '@openness/wire'
@@ -9,8 +10,9 @@ import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
 import type { LicensePool } from '../licenses/license-pool.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, Timer } from '../ports.js'
+import type { Clock, SessionStore, Timer } from '../ports.js'
 import { Session, type SessionKind } from './session.js'
+import { isPastDeadline, type SessionRecord, type SessionUse } from './session-record.js'
 import type { SessionCloseCause } from './session-state.js'
 
 /** Timing of credentials and sessions. */
@@ -39,46 +41,58 @@ export type TokenStatus =
   | { state: 'OPEN'; session: Session }
   | { state: 'CLOSED'; session: Session }
 
-interface Credential {
-  loginName: string
-  /** Until a session opens: when the credential expires. Afterwards: when to forget it. */
-  forgetAt: number
-  session?: Session
-}
-
 /** Called once for every session that closes, whatever the cause. */
 export type SessionClosedListener = (session: Session, cause: SessionCloseCause) => void
 
+/** What SessionManager needs beside its collaborators. */
+export interface SessionManagerOptions {
+  /** Told of a sweep that failed (the store unreachable); the next sweep runs on time all the same. */
+  onSweepFailure?: (error: unknown) => void
+  /** A new unguessable token. */
+  newToken?: () => string
+}
+
+/** How many due sessions the sweep asks the store for at a time. */
+const SWEEP_BATCH = 1000
+
+const NO_SESSION = Promise.resolve(undefined)
+
 /** Issues credentials, opens, resolves, keeps alive and closes sessions. */
 export class SessionManager {
-  private readonly credentials = new Map<string, Credential>()
-  private readonly openByOwner = new Map<string, Set<Session>>()
   private readonly closedListeners: SessionClosedListener[] = []
   private sweepTimer: Timer | undefined
+  private readonly newToken: () => string
+  private readonly onSweepFailure: (error: unknown) => void
 
   constructor(
     private readonly directory: Directory,
     private readonly licenses: LicensePool,
     private readonly clock: Clock,
     readonly timing: SessionTiming,
-    private readonly newToken: () => string = () => randomBytes(32).toString('base64url'),
-  ) {}
+    private readonly store: SessionStore,
+    options: SessionManagerOptions = {},
+  ) {
+    this.newToken = options.newToken ?? (() => randomBytes(32).toString('base64url'))
+    this.onSweepFailure = options.onSweepFailure ?? (() => {})
+  }
 
-  /** Starts sweeping expired sessions and credentials on the clock. */
+  /**
+   * Starts sweeping expired sessions and credentials on the clock. The next sweep is set before this one
+   * runs, as a clock moved far ahead fires every sweep that falls due in turn; two sweeps that overlap close
+   * each session once all the same (the store's claim).
+   */
   start(): void {
     const run = (): void => {
-      this.sweep()
-      this.sweepTimer = this.clock.setTimer(this.timing.sweepIntervalSeconds * 1000, run)
+      this.scheduleSweep(run)
+      this.sweep().catch(this.onSweepFailure)
     }
-    this.sweepTimer = this.clock.setTimer(this.timing.sweepIntervalSeconds * 1000, run)
+    this.scheduleSweep(run)
   }
 
   /** Stops the sweep and closes every open session. */
-  stop(): void {
+  async stop(): Promise<void> {
     this.sweepTimer?.cancel()
-    for (const credential of this.credentials.values()) {
-      if (credential.session?.isOpen) this.closeSession(credential.session, 'CLOSED_BY_CLIENT')
-    }
+    await this.closeEach(await this.store.openSessions(), 'CLOSED_BY_CLIENT')
   }
 
   /** Registers a listener told of every session that closes (subscriptions follow their session). */
@@ -87,55 +101,45 @@ export class SessionManager {
   }
 
   /** A new unguessable credential for an authenticated account. */
-  issueToken(loginName: string): string {
+  async issueToken(loginName: string): Promise<string> {
     const token = this.newToken()
-    const forgetAt = this.clock.now() + this.timing.tokenTimeToLiveSeconds * 1000
-    this.credentials.set(token, { loginName, forgetAt })
+    await this.store.issueCredential(token, loginName, this.clock.now())
     return token
   }
 
-  /** What `token` stands for now, without touching any timer. */
-  status(token: string | undefined): TokenStatus {
-    const credential = token === undefined ? undefined : this.credentials.get(token)
-    if (credential === undefined) return { state: 'UNKNOWN' }
-    const { session } = credential
-    if (session === undefined) {
-      if (this.clock.now() >= credential.forgetAt) return { state: 'UNKNOWN' }
-      return { state: 'NO_SESSION', loginName: credential.loginName }
+  /** What `token` stands for now, without touching any timer; an open session past its deadline closes. */
+  async status(token: string | undefined): Promise<TokenStatus> {
+    if (token === undefined) return { state: 'UNKNOWN' }
+    const now = this.clock.now()
+    const status = await this.store.status(token, now)
+    if (status.state === 'UNKNOWN' || status.state === 'NO_SESSION') return status
+    const { session } = status
+    if (session.state === 'OPEN' && isPastDeadline(session, now, this.timing)) {
+      const closed = await this.closeById(session.sessionId, 'EXPIRED')
+      // Another caller closed it meanwhile: the store has it as that caller left it.
+      const current = closed ?? (await this.store.session(session.sessionId, now))
+      return current === undefined
+        ? { state: 'UNKNOWN' }
+        : { state: 'CLOSED', session: Session.fromRecord(current) }
     }
-    if (session.isOpen && this.hasExpired(session)) this.closeSession(session, 'EXPIRED')
-    return session.isOpen ? { state: 'OPEN', session } : { state: 'CLOSED', session }
+    return { state: session.state, session: Session.fromRecord(session) }
   }
 
   /**
    * The open session of `token`, its timer restarted; undefined when there is none. What {@link status}
-   * answers OPEN for, read with one look at the clock and no status record: every authenticated request
-   * comes here.
+   * answers OPEN for, read with one store call: every authenticated request comes here, so this is no async
+   * function, only the store's promise and one continuation.
    */
-  use(token: string | undefined): Session | undefined {
-    const session = token === undefined ? undefined : this.credentials.get(token)?.session
-    if (session === undefined || !session.isOpen) return undefined
-    const now = this.clock.now()
-    if (this.hasExpired(session, now)) {
-      this.closeSession(session, 'EXPIRED')
-      return undefined
-    }
-    session.touch(now + this.timing.timeToLiveSeconds * 1000)
-    return session
+  use(token: string | undefined): Promise<Session | undefined> {
+    if (token === undefined) return NO_SESSION
+    return this.store.use(token, this.clock.now()).then(this.sessionInUse)
   }
 
   /** Opens the one session `token` may open (specification, session lifecycle "none" row). */
-  open(token: string | undefined, request: SessionRequest): Session {
-    const status = this.status(token)
-    if (status.state === 'UNKNOWN' || token === undefined)
-      throw new PlatformError('INVALID_SESSION', 'No valid credential: authenticate first')
-    if (status.state !== 'NO_SESSION')
-      throw new PlatformError(
-        'NOT_EXPECTED',
-        status.state === 'OPEN'
-          ? 'A session is already open with this credential'
-          : 'This credential already opened a session; authenticate again',
-      )
+  async open(token: string | undefined, request: SessionRequest): Promise<Session> {
+    const status = await this.status(token)
+    if (status.state === 'UNKNOWN' || token === undefined) throw noCredential()
+    if (status.state !== 'NO_SESSION') throw credentialTaken(status.state === 'OPEN')
     const owner = this.directory.findAccount(status.loginName)
     if (owner === undefined)
       throw new PlatformError('INVALID_SESSION', 'The account no longer exists')
@@ -143,8 +147,7 @@ export class SessionManager {
     const acting = target.account
     const rights =
       acting.kind === 'USER' ? this.acquireLicenses(acting.record.apiRights, acting.loginName) : []
-    const now = this.clock.now()
-    const session = new Session({
+    const draft = {
       sessionId: randomBytes(16).toString('hex'),
       token,
       kind: target.kind,
@@ -153,74 +156,78 @@ export class SessionManager {
       admin: acting.kind === 'ADMINISTRATOR',
       applicationName: request.applicationName,
       rights,
-      createdAt: now,
-      expiresAt: this.expiryFromNow(),
+    }
+    const opening = await this.store.open(draft, this.clock.now()).catch((error: unknown) => {
+      this.releaseLicenses(rights, acting.loginName)
+      throw error
     })
-    const credential = this.credentials.get(token)
-    if (credential) credential.session = session
-    this.openSessionsOf(owner.loginName).add(session)
-    return session
+    if (opening.state === 'OPENED') return Session.fromRecord(opening.session)
+    // The credential expired, or a concurrent open with it won, since the status above.
+    this.releaseLicenses(rights, acting.loginName)
+    throw opening.state === 'UNKNOWN' ? noCredential() : credentialTaken(true)
   }
 
-  /** Closes the session of `token`; the caller has checked that it is open. */
-  close(session: Session): void {
-    this.closeSession(session, 'CLOSED_BY_CLIENT')
+  /** Closes `session` at its client's request; false when another caller closed it first. */
+  async close(session: Session): Promise<boolean> {
+    return (await this.closeById(session.sessionId, 'CLOSED_BY_CLIENT')) !== undefined
   }
 
   /** Keepalive: restarts the timer; false when `token` has no open session. */
-  keepalive(token: string | undefined): boolean {
-    return this.use(token) !== undefined
+  async keepalive(token: string | undefined): Promise<boolean> {
+    return (await this.use(token)) !== undefined
   }
 
-  /** The other open sessions of the account that opened `session`. */
-  otherSessions(session: Session): Session[] {
-    const sessions = [...(this.openByOwner.get(session.owner) ?? [])]
-    return sessions.filter(
-      (other) => other !== session && this.status(other.token).state === 'OPEN',
-    )
+  /** The other open sessions of the account that opened `session`; those past their deadline close. */
+  async otherSessions(session: Session): Promise<Session[]> {
+    const now = this.clock.now()
+    const owned = await this.store.openSessionsOf(session.owner)
+    const others = owned.filter((other) => other.sessionId !== session.sessionId)
+    const expired = others.filter((other) => isPastDeadline(other, now, this.timing))
+    await this.closeEach(expired, 'EXPIRED')
+    return others
+      .filter((other) => !isPastDeadline(other, now, this.timing))
+      .map((other) => Session.fromRecord(other))
   }
 
   /**
    * Releases another open session of the same account, with every license reference it held, so that
    * the licenses can be acquired again (POST /sessions/release).
    */
-  release(session: Session, sessionId: string): void {
+  async release(session: Session, sessionId: string): Promise<void> {
     if (sessionId === session.sessionId)
       throw new PlatformError(
         'BAD_PARAMETER',
         'This is the current session: close it with DELETE /sessions',
       )
-    const other = this.otherSessions(session).find((candidate) => candidate.sessionId === sessionId)
-    if (other === undefined)
+    const others = await this.otherSessions(session)
+    const other = others.find((candidate) => candidate.sessionId === sessionId)
+    const released = other && (await this.closeById(other.sessionId, 'RELEASED'))
+    if (released === undefined)
       throw new PlatformError('NOT_FOUND', `No other open session '${sessionId}' of this account`)
-    this.closeSession(other, 'RELEASED')
   }
 
   /**
    * Closes every open session (a simulated switch-over of the platform), each releasing its licenses and
-   * telling the listeners (its subscriptions follow); answers how many closed.
+   * telling the listeners (its subscriptions follow); answers how many this call closed.
    */
-  closeAll(cause: SessionCloseCause): number {
-    const open = [...this.openByOwner.values()].flatMap((sessions) => [...sessions])
-    for (const session of open) this.closeSession(session, cause)
-    return open.length
+  async closeAll(cause: SessionCloseCause): Promise<number> {
+    return this.closeEach(await this.store.openSessions(), cause)
   }
 
-  /** Closes expired sessions and forgets expired credentials. */
-  sweep(): void {
+  /** Closes the sessions past their deadline and forgets the credentials whose time ended. */
+  async sweep(): Promise<void> {
     const now = this.clock.now()
-    for (const [token, credential] of this.credentials) {
-      const { session } = credential
-      if (session?.isOpen && this.hasExpired(session)) this.closeSession(session, 'EXPIRED')
-      else if (!session?.isOpen && now >= credential.forgetAt) this.credentials.delete(token)
+    for (;;) {
+      const due = await this.store.due(now, SWEEP_BATCH)
+      await this.closeEach(due, 'EXPIRED')
+      if (due.length < SWEEP_BATCH) break
     }
+    await this.store.forgetDue(now)
   }
 
   /** How many sessions are open now. */
-  get openCount(): number {
-    let count = 0
-    for (const sessions of this.openByOwner.values()) count += sessions.size
-    return count
+  async openCount(): Promise<number> {
+    return (await this.store.openSessions()).length
   }
 
   private sessionTarget(
@@ -248,32 +255,57 @@ export class SessionManager {
     return apiRights.filter((right) => this.licenses.acquire(right, loginName))
   }
 
-  private closeSession(session: Session, cause: SessionCloseCause): void {
-    session.close(cause)
-    for (const right of session.rights) this.licenses.release(right, session.actingAs)
-    const sessions = this.openByOwner.get(session.owner)
-    sessions?.delete(session)
-    if (sessions?.size === 0) this.openByOwner.delete(session.owner)
-    const credential = this.credentials.get(session.token)
-    if (credential)
-      credential.forgetAt = this.clock.now() + this.timing.closedRetentionSeconds * 1000
+  private releaseLicenses(rights: readonly UserRight[], loginName: string): void {
+    for (const right of rights) this.licenses.release(right, loginName)
+  }
+
+  /** What a request's use found; the use that closed an expired session runs the close effects. */
+  private readonly sessionInUse = (used: SessionUse): Session | undefined => {
+    if (used.state === 'OPEN') return Session.fromRecord(used.session)
+    if (used.state === 'EXPIRED') this.closed(used.session, 'EXPIRED')
+    return undefined
+  }
+
+  /** Closes each session; answers how many this call closed. */
+  private async closeEach(sessions: SessionRecord[], cause: SessionCloseCause): Promise<number> {
+    const closing = sessions.map((session) => this.closeById(session.sessionId, cause))
+    return (await Promise.all(closing)).filter((closed) => closed !== undefined).length
+  }
+
+  /**
+   * The claim: the store closes the session for one caller only, and only that caller releases the licenses
+   * and tells the listeners. Resolves to the record as closed when this call closed it.
+   */
+  private async closeById(
+    sessionId: string,
+    cause: SessionCloseCause,
+  ): Promise<SessionRecord | undefined> {
+    const closed = await this.store.close(sessionId, cause, this.clock.now())
+    if (closed !== undefined) this.closed(closed, cause)
+    return closed
+  }
+
+  /** The close effects, once per closed session: its licenses released, the listeners told. */
+  private closed(record: SessionRecord, cause: SessionCloseCause): void {
+    this.releaseLicenses(record.rights, record.actingAs)
+    const session = Session.fromRecord(record)
     for (const listener of this.closedListeners) listener(session, cause)
   }
 
-  private hasExpired(session: Session, now = this.clock.now()): boolean {
-    return now >= session.expiresAt + this.timing.graceSeconds * 1000
+  private scheduleSweep(run: () => void): void {
+    this.sweepTimer = this.clock.setTimer(this.timing.sweepIntervalSeconds * 1000, run)
   }
+}
 
-  private expiryFromNow(): number {
-    return this.clock.now() + this.timing.timeToLiveSeconds * 1000
-  }
+function noCredential(): PlatformError {
+  return new PlatformError('INVALID_SESSION', 'No valid credential: authenticate first')
+}
 
-  private openSessionsOf(owner: string): Set<Session> {
-    let sessions = this.openByOwner.get(owner)
-    if (sessions === undefined) {
-      sessions = new Set()
-      this.openByOwner.set(owner, sessions)
-    }
-    return sessions
-  }
+function credentialTaken(open: boolean): PlatformError {
+  return new PlatformError(
+    'NOT_EXPECTED',
+    open
+      ? 'A session is already open with this credential'
+      : 'This credential already opened a session; authenticate again',
+  )
 }

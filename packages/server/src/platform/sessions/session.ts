@@ -1,6 +1,7 @@
 /** One open (or closed) session: who opened it, whom it acts as, and its timer. */
 import type { UserRight } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
+import type { SessionRecord } from './session-record.js'
 import { canTransition, type SessionCloseCause, type SessionState } from './session-state.js'
 
 /** The three session kinds of the specification ("Authentication", item 7). */
@@ -24,7 +25,11 @@ export interface SessionInit {
   expiresAt: number
 }
 
-/** A session. Only `transition` changes its state; `touch` moves its timer. */
+/**
+ * A session as one request sees it. SessionManager builds one from the stored record for each request and
+ * keeps none between requests: two are the same session when their `sessionId` is. Only `transition` changes
+ * its state; `touch` moves its timer.
+ */
 export class Session {
   readonly sessionId: string
   readonly token: string
@@ -50,6 +55,14 @@ export class Session {
     this.rights = init.rights
     this.createdAt = init.createdAt
     this.currentExpiresAt = init.expiresAt
+  }
+
+  /** The session a stored record describes, in the state it was stored in. */
+  static fromRecord(record: SessionRecord): Session {
+    const session = new Session(record)
+    session.currentState = record.state
+    session.currentCloseCause = record.closeCause
+    return session
   }
 
   get state(): SessionState {

@@ -1,6 +1,8 @@
 /**
  * Credentials and sessions in the process (the embedded mode). Every operation runs to its end before another
  * starts, so each is atomic as the port asks; records go in and out as copies, as they would through Redis.
+ * Every request resolves its session here, so a copy is made only of what is handed out, and is shallow: the
+ * rights are the one field of a record that is not a scalar.
  */
 import type { SessionStore } from '../../platform/ports.js'
 import {
@@ -39,7 +41,7 @@ export class MemorySessionStore implements SessionStore {
     const session = this.sessionOf(credential)
     if (session?.state !== 'OPEN' && now >= credential.forgetAt) return { state: 'UNKNOWN' }
     if (session === undefined) return { state: 'NO_SESSION', loginName: credential.loginName }
-    return { state: session.state, session: structuredClone(session) }
+    return { state: session.state, session: copyOf(session) }
   }
 
   async use(token: string, now: number): Promise<SessionUse> {
@@ -49,7 +51,7 @@ export class MemorySessionStore implements SessionStore {
     if (isPastDeadline(session, now, this.timing))
       return { state: 'EXPIRED', session: this.closeOpen(session, 'EXPIRED', now) }
     session.expiresAt = now + this.timing.timeToLiveSeconds * 1000
-    return { state: 'OPEN', session: structuredClone(session) }
+    return { state: 'OPEN', session: copyOf(session) }
   }
 
   async open(draft: SessionDraft, now: number): Promise<SessionOpening> {
@@ -58,7 +60,8 @@ export class MemorySessionStore implements SessionStore {
     if (credential.sessionId !== undefined) return { state: 'TAKEN' }
     if (now >= credential.forgetAt) return { state: 'UNKNOWN' }
     const session: SessionRecord = {
-      ...structuredClone(draft),
+      ...draft,
+      rights: [...draft.rights],
       createdAt: now,
       expiresAt: now + this.timing.timeToLiveSeconds * 1000,
       state: 'OPEN',
@@ -71,7 +74,7 @@ export class MemorySessionStore implements SessionStore {
       this.openByOwner.set(session.owner, owned)
     }
     owned.add(session.sessionId)
-    return { state: 'OPENED', session: structuredClone(session) }
+    return { state: 'OPENED', session: copyOf(session) }
   }
 
   async close(
@@ -89,21 +92,21 @@ export class MemorySessionStore implements SessionStore {
     const credential = session && this.credentials.get(session.token)
     if (session === undefined || credential === undefined) return undefined
     if (session.state !== 'OPEN' && now >= credential.forgetAt) return undefined
-    return structuredClone(session)
+    return copyOf(session)
   }
 
   async openSessionsOf(owner: string): Promise<SessionRecord[]> {
-    return this.records(this.openByOwner.get(owner) ?? []).sort((a, b) => a.createdAt - b.createdAt)
+    const owned = this.records(this.openByOwner.get(owner) ?? [])
+    return owned.sort((a, b) => a.createdAt - b.createdAt).map(copyOf)
   }
 
   async openSessions(): Promise<SessionRecord[]> {
-    const ids = [...this.openByOwner.values()].flatMap((owned) => [...owned])
-    return this.records(ids).sort((a, b) => a.expiresAt - b.expiresAt)
+    return this.byDeadline(this.openRecords()).map(copyOf)
   }
 
   async due(now: number, limit: number): Promise<SessionRecord[]> {
-    const open = await this.openSessions()
-    return open.filter((session) => isPastDeadline(session, now, this.timing)).slice(0, limit)
+    const due = this.openRecords().filter((session) => isPastDeadline(session, now, this.timing))
+    return this.byDeadline(due).slice(0, limit).map(copyOf)
   }
 
   async forgetDue(now: number): Promise<number> {
@@ -134,13 +137,23 @@ export class MemorySessionStore implements SessionStore {
     return credential.sessionId === undefined ? undefined : this.sessions.get(credential.sessionId)
   }
 
+  /** The stored records themselves, never to be handed out: copy those that are. */
   private records(sessionIds: Iterable<string>): SessionRecord[] {
     const records: SessionRecord[] = []
     for (const sessionId of sessionIds) {
       const session = this.sessions.get(sessionId)
-      if (session !== undefined) records.push(structuredClone(session))
+      if (session !== undefined) records.push(session)
     }
     return records
+  }
+
+  private openRecords(): SessionRecord[] {
+    return this.records([...this.openByOwner.values()].flatMap((owned) => [...owned]))
+  }
+
+  /** Earliest deadline first: every open session has the same grace, so earliest expiry first. */
+  private byDeadline(sessions: SessionRecord[]): SessionRecord[] {
+    return sessions.sort((a, b) => a.expiresAt - b.expiresAt)
   }
 
   private closeOpen(session: SessionRecord, cause: SessionCloseCause, now: number): SessionRecord {
@@ -153,6 +166,11 @@ export class MemorySessionStore implements SessionStore {
     const credential = this.credentials.get(session.token)
     if (credential !== undefined)
       credential.forgetAt = now + this.timing.closedRetentionSeconds * 1000
-    return structuredClone(session)
+    return copyOf(session)
   }
+}
+
+/** A record as handed out: the store's own changes later (a use, a close) do not reach it, nor its to the store. */
+function copyOf(session: SessionRecord): SessionRecord {
+  return { ...session, rights: [...session.rights] }
 }
