@@ -39,6 +39,10 @@ export class MemoryEngineChangeFeed implements EngineChangeFeed {
   }
 
   async read(after: number, max: number): Promise<EngineBatchPage> {
+    return this.#page(after, max)
+  }
+
+  #page(after: number, max: number): EngineBatchPage {
     const from = this.#batches.findIndex((batch) => batch.batch > after)
     const batches = from === -1 ? [] : this.#batches.slice(from, from + Math.max(1, max))
     const first = batches[0]
@@ -54,7 +58,8 @@ export class MemoryEngineChangeFeed implements EngineChangeFeed {
     const run = async (): Promise<void> => {
       let position = after
       while (!closed) {
-        const page = await this.read(position, FOLLOW_PAGE)
+        // Read and armed in one step: a batch published in between cannot go unseen.
+        const page = this.#page(position, FOLLOW_PAGE)
         if (page.batches.length === 0) {
           await new Promise<void>((resolve) => {
             wake = resolve
