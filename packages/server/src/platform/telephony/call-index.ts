@@ -106,3 +106,37 @@ export class CallLookup {
 export function lookupOf(state: IndexedCalls, pending?: ReadonlySet<string>): CallLookup {
   return new CallLookup(state, pending)
 }
+
+/**
+ * The index with the call moved from the users and devices of `was` to those of `is` (either absent: a call
+ * added or removed): how a replica follows the calls a batch changed without rebuilding the whole index.
+ */
+export function reindexCall(
+  index: Readonly<Record<CallIndexField, CallIndex>>,
+  callRef: string,
+  was: CallRecord | undefined,
+  is: CallRecord | undefined,
+): Record<CallIndexField, CallIndex> {
+  const before = indexKeys(was)
+  const after = indexKeys(is)
+  return {
+    callsByUser: moveIn(index.callsByUser, callRef, before.users, after.users),
+    callsByDevice: moveIn(index.callsByDevice, callRef, before.devices, after.devices),
+  }
+}
+
+function moveIn(
+  index: CallIndex,
+  callRef: string,
+  was: ReadonlySet<string>,
+  is: ReadonlySet<string>,
+): CallIndex {
+  let next = index
+  for (const key of was)
+    if (!is.has(key)) {
+      const left = (next.get(key) ?? []).filter((ref) => ref !== callRef)
+      next = left.length > 0 ? next.set(key, left) : next.delete(key)
+    }
+  for (const key of is) if (!was.has(key)) next = next.set(key, [...(next.get(key) ?? []), callRef])
+  return next
+}

@@ -59,6 +59,24 @@ export interface TelephonyServiceOptions {
   recorder?: CallLogRecorder
   /** Told after each command is stored and its events published (the log's events, the event summary). */
   onCommitted?: (committed: Committed) => void
+  /**
+   * Numbers the batches and is told of each once it is stored, before its commands are published or
+   * resolved (cluster mode: the owner publishes it to the engine's change feed). With it, each state stored
+   * carries its batch's number (`TelephonyState.batch`, one more than the stored state's); without it
+   * nothing is numbered and every save writes what it wrote before.
+   */
+  onStored?: (stored: StoredBatch) => void
+}
+
+/** One batch as stored: what a replica needs to follow it. */
+export interface StoredBatch {
+  /** The batch's number, also in `after.batch`. */
+  batch: number
+  /** The state stored before it (undefined for the first state ever stored). */
+  before: TelephonyState | undefined
+  after: TelephonyState
+  /** The calls the batch's commands added, changed or removed. */
+  changes: CallChanges
 }
 
 /** What a stored command did, for those who follow the engine. */
@@ -102,6 +120,7 @@ export class TelephonyService {
   readonly #onTimerError: (error: unknown, timer: PendingTimer) => void
   readonly #recorder: CallLogRecorder | undefined
   readonly #onCommitted: ((committed: Committed) => void) | undefined
+  readonly #onStored: ((stored: StoredBatch) => void) | undefined
   /** The state last stored, which queries read. */
   #state: TelephonyState
   /** The state after every command run, stored or not: the next command runs on it. */
@@ -127,6 +146,7 @@ export class TelephonyService {
     this.#onTimerError = options.onTimerError ?? (() => {})
     this.#recorder = options.recorder
     this.#onCommitted = options.onCommitted
+    this.#onStored = options.onStored
     this.#state = state
     this.#head = state
   }
@@ -137,11 +157,17 @@ export class TelephonyService {
    */
   static async start(options: TelephonyServiceOptions): Promise<TelephonyService> {
     const loaded = await options.store.load()
-    const state =
+    let state =
       loaded === undefined
         ? initialState([...options.devices])
         : withDevices(loaded, options.devices)
-    if (state !== loaded) await options.store.save(state, callChanges(loaded, state))
+    if (state !== loaded) {
+      const changes = callChanges(loaded, state)
+      if (options.onStored !== undefined) state = numbered(state, loaded)
+      await options.store.save(state, changes)
+      if (state.batch !== undefined)
+        options.onStored?.({ batch: state.batch, before: loaded, after: state, changes })
+    }
     const service = new TelephonyService(options, state)
     options.recorder?.seed(allCalls(state))
     service.#arm()
@@ -265,22 +291,30 @@ export class TelephonyService {
     const last = batch[batch.length - 1] as Step
     const drafts = batch.length === 1 ? last.drafts : batch.flatMap((step) => step.drafts)
     let records: readonly StoredComRecord[] = []
+    const before = this.#state
+    // The state stored: the last one of the batch, with its number when batches are numbered.
+    let stored = last.after
+    let changes: CallChanges | undefined
     try {
-      if (last.after !== this.#state) {
-        const changes = mergeCallChanges(batch.map((step) => step.changes))
-        if (drafts.length > 0)
-          records = await this.#store.saveWithRecords(last.after, changes, drafts)
-        else await this.#store.save(last.after, changes)
+      if (last.after !== before) {
+        changes = mergeCallChanges(batch.map((step) => step.changes))
+        if (this.#onStored !== undefined) stored = numbered(last.after, before)
+        if (drafts.length > 0) records = await this.#store.saveWithRecords(stored, changes, drafts)
+        else await this.#store.save(stored, changes)
       }
     } catch (error) {
       this.#revert(batch, error)
       return
     }
+    if (changes !== undefined && stored.batch !== undefined)
+      this.#onStored?.({ batch: stored.batch, before, after: stored, changes })
+    // The next commands run on the numbered state when none ran since, so that it is not stored again.
+    if (stored !== last.after && this.#head === last.after) this.#head = stored
     let first = 0
     for (const step of batch) {
       const stepRecords = records.slice(first, first + step.drafts.length)
       first += step.drafts.length
-      this.#state = step.after
+      this.#state = step === last ? stored : step.after
       for (const event of step.events) this.#events.publish(event)
       if (step.after !== step.before || step.events.length > 0)
         this.#onCommitted?.({
@@ -368,6 +402,11 @@ function nextDue(timers: readonly PendingTimer[], now: number): PendingTimer | u
   for (const timer of timers)
     if (timer.at <= now && (due === undefined || timer.at < due.at)) due = timer
   return due
+}
+
+/** The state as its batch stores it: numbered one more than the state stored before it. */
+function numbered(state: TelephonyState, before: TelephonyState | undefined): TelephonyState {
+  return { ...state, batch: (before?.batch ?? 0) + 1 }
 }
 
 /** The state with the devices it lacks added (a directory changed between two starts). */

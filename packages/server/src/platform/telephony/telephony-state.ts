@@ -112,6 +112,12 @@ export interface TelephonyState {
    */
   callsByUser: CallIndex
   callsByDevice: CallIndex
+  /**
+   * The number of the batch that stored this state, when the runtime numbers its batches (cluster mode:
+   * TelephonyServiceOptions.onStored), so that a replica loading the state knows from which batch of the
+   * engine's change feed to follow. Absent in the embedded mode: its saves write what they wrote before.
+   */
+  batch?: number
 }
 
 /** Commands the engine runs (one per operation of the telephony API, plus timers and simulation). */
