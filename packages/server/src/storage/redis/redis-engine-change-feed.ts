@@ -13,10 +13,9 @@ import type {
   EngineFeedFollower,
 } from '../../platform/ports.js'
 import { DEFAULT_FEED_CAPACITY } from '../memory/memory-engine-change-feed.js'
+import { ENGINE_CHANGES_KEY, pageOf, type StreamEntry } from './engine-changes-stream.js'
 import { RedisEngineFeedFollower } from './redis-engine-feed-follower.js'
 import { RedisScript } from './redis-script.js'
-
-export const ENGINE_CHANGES_KEY = 'engine:changes'
 
 /** How the feed runs. */
 export interface RedisEngineChangeFeedOptions {
@@ -53,8 +52,6 @@ return 1
 `)
 
 /** A stream entry as Redis answers it. */
-export type StreamEntry = [id: string, fields: string[]]
-
 export class RedisEngineChangeFeed implements EngineChangeFeed {
   readonly #client: Redis
   readonly #options: RedisEngineChangeFeedOptions
@@ -91,23 +88,4 @@ export class RedisEngineChangeFeed implements EngineChangeFeed {
   ): Promise<EngineFeedFollower> {
     return RedisEngineFeedFollower.open(this.#client, after, onPage, this.#options)
   }
-}
-
-/** The batches of `entries`, read after `after`. */
-export function pageOf(after: number, entries: readonly StreamEntry[]): EngineBatchPage {
-  const batches = entries.map(batchOf)
-  const first = batches[0]
-  return { batches, missing: first !== undefined && first.batch > after + 1 }
-}
-
-function batchOf([id, fields]: StreamEntry): EngineBatch {
-  let epoch = 0
-  let records = '{}'
-  for (let index = 0; index + 1 < fields.length; index += 2) {
-    const value = fields[index + 1] as string
-    if (fields[index] === 'e') epoch = Number(value)
-    else if (fields[index] === 'b') records = value
-  }
-  const batch = Number(id.slice(id.indexOf('-') + 1))
-  return { batch, epoch, ...(JSON.parse(records) as Omit<EngineBatch, 'batch' | 'epoch'>) }
 }

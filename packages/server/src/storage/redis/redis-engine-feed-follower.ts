@@ -7,12 +7,8 @@ import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import type { EngineBatchPage, EngineFeedFollower } from '../../platform/ports.js'
 import { FOLLOW_PAGE } from '../memory/memory-engine-change-feed.js'
-import {
-  ENGINE_CHANGES_KEY,
-  pageOf,
-  type RedisEngineChangeFeedOptions,
-  type StreamEntry,
-} from './redis-engine-change-feed.js'
+import { ENGINE_CHANGES_KEY, pageOf, type StreamEntry } from './engine-changes-stream.js'
+import type { RedisEngineChangeFeedOptions } from './redis-engine-change-feed.js'
 
 /** The pause after a failed read before the next. */
 const RETRY_MS = 1_000
