@@ -31,7 +31,6 @@ import { Directory } from './platform/directory/directory.js'
 import { planImport } from './platform/directory/directory-import.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
-import { LicensePool } from './platform/licenses/license-pool.js'
 import type { Clock, ClockOffsetStore } from './platform/ports.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
@@ -50,6 +49,7 @@ import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
+import { MemoryLicenseStore } from './storage/memory/memory-license-store.js'
 import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
 import { MemorySessionStore } from './storage/memory/memory-session-store.js'
@@ -177,7 +177,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const cacheTtl = options.passwordCacheTtlSeconds ?? DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS
     const verified = cacheTtl > 0 ? new VerifiedPasswords(clock, cacheTtl) : undefined
     const directory = new Directory(store, source, hasher, clock, events, verified)
-    const licenses = new LicensePool(directory.settings.licenses)
+    const licenses = new MemoryLicenseStore()
     const searchIndex = new DirectoryIndex(directory.accounts())
     directory.watch(searchIndex)
     const directorySearch = new DirectorySearchService(
@@ -289,6 +289,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       health: new MemoryPlatformHealthStore(),
       events,
       licenses,
+      installedLicenses: () => directory.settings.licenses,
       readiness,
       node: () => ({
         nodeId: directory.settings.nodeId,
