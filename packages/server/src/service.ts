@@ -18,7 +18,11 @@ import { SessionCookies } from './gateway/cookies.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { NodeHealth } from './operations/node-health.js'
-import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
+import {
+  Authenticator,
+  DEFAULT_THROTTLE_POLICIES,
+  type ThrottlePolicies,
+} from './platform/auth/authenticator.js'
 import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
 import {
   DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
@@ -50,6 +54,7 @@ import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
 import { MemoryLicenseStore } from './storage/memory/memory-license-store.js'
+import { MemoryLoginAttemptStore } from './storage/memory/memory-login-attempt-store.js'
 import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
 import { MemorySessionStore } from './storage/memory/memory-session-store.js'
@@ -224,7 +229,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
     sessions.onSessionClosed((session) => void directorySearch.sessionClosed(session.sessionId))
     sessions.start()
-    const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
+    const throttle = options.throttlePolicies ?? DEFAULT_THROTTLE_POLICIES
+    const authenticator = new Authenticator(directory, clock, {
+      login: new MemoryLoginAttemptStore(throttle.login, 'login'),
+      address: new MemoryLoginAttemptStore(throttle.address, 'address'),
+    })
     const telephonyDirectory = new DirectoryTelephony(directory)
     const routing = await RoutingService.start({
       store: new SqlRoutingStore(routingTables(db)),
