@@ -58,6 +58,7 @@ import { MemoryLoginAttemptStore } from './storage/memory/memory-login-attempt-s
 import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
 import { MemorySessionStore } from './storage/memory/memory-session-store.js'
+import { MemorySupervisionStore } from './storage/memory/memory-supervision-store.js'
 import {
   callTables,
   type DatabaseTarget,
@@ -224,7 +225,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       directory,
       clock,
       outlets,
+      new MemorySupervisionStore(),
       new WebhookTargets(options.webhooks?.allowedHosts),
+      (error) =>
+        reportError(error, "a removed subscription's supervised users were not given back"),
     )
     sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
     sessions.onSessionClosed((session) => void directorySearch.sessionClosed(session.sessionId))
