@@ -18,7 +18,11 @@ import { SessionCookies } from './gateway/cookies.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { NodeHealth } from './operations/node-health.js'
-import { Authenticator, type ThrottlePolicies } from './platform/auth/authenticator.js'
+import {
+  Authenticator,
+  DEFAULT_THROTTLE_POLICIES,
+  type ThrottlePolicies,
+} from './platform/auth/authenticator.js'
 import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
 import {
   DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
@@ -31,7 +35,6 @@ import { Directory } from './platform/directory/directory.js'
 import { planImport } from './platform/directory/directory-import.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
-import { LicensePool } from './platform/licenses/license-pool.js'
 import type { Clock, ClockOffsetStore } from './platform/ports.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
@@ -50,9 +53,12 @@ import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
+import { MemoryLicenseStore } from './storage/memory/memory-license-store.js'
+import { MemoryLoginAttemptStore } from './storage/memory/memory-login-attempt-store.js'
 import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
 import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
 import { MemorySessionStore } from './storage/memory/memory-session-store.js'
+import { MemorySupervisionStore } from './storage/memory/memory-supervision-store.js'
 import {
   callTables,
   type DatabaseTarget,
@@ -177,7 +183,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const cacheTtl = options.passwordCacheTtlSeconds ?? DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS
     const verified = cacheTtl > 0 ? new VerifiedPasswords(clock, cacheTtl) : undefined
     const directory = new Directory(store, source, hasher, clock, events, verified)
-    const licenses = new LicensePool(directory.settings.licenses)
+    const licenses = new MemoryLicenseStore()
     const searchIndex = new DirectoryIndex(directory.accounts())
     directory.watch(searchIndex)
     const directorySearch = new DirectorySearchService(
@@ -219,12 +225,19 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       directory,
       clock,
       outlets,
+      new MemorySupervisionStore(),
       new WebhookTargets(options.webhooks?.allowedHosts),
+      (error) =>
+        reportError(error, "a removed subscription's supervised users were not given back"),
     )
     sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
     sessions.onSessionClosed((session) => void directorySearch.sessionClosed(session.sessionId))
     sessions.start()
-    const authenticator = new Authenticator(directory, clock, options.throttlePolicies)
+    const throttle = options.throttlePolicies ?? DEFAULT_THROTTLE_POLICIES
+    const authenticator = new Authenticator(directory, clock, {
+      login: new MemoryLoginAttemptStore(throttle.login, 'login'),
+      address: new MemoryLoginAttemptStore(throttle.address, 'address'),
+    })
     const telephonyDirectory = new DirectoryTelephony(directory)
     const routing = await RoutingService.start({
       store: new SqlRoutingStore(routingTables(db)),
@@ -289,6 +302,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       health: new MemoryPlatformHealthStore(),
       events,
       licenses,
+      installedLicenses: () => directory.settings.licenses,
       readiness,
       node: () => ({
         nodeId: directory.settings.nodeId,

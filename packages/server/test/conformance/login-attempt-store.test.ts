@@ -32,6 +32,26 @@ describe('MemoryLoginAttemptStore', () => {
     expect(await store.fail('alice', T0)).toBe(true)
     for (let i = 0; i < 20; i++) await store.reserve(`spray-${i}`, T0)
     expect(await store.lockedFor('alice', T0)).toBe(POLICY.lockMs)
+    expect(await store.reserve('alice', T0)).toStrictEqual({
+      locked: true,
+      retryAfterMs: POLICY.lockMs,
+    })
+    // The counters are still bounded: the first keys of the spray are forgotten.
+    expect(store.heldKeys()).not.toContain('attempts:login:spray-0')
+    expect(await store.reserve('spray-0', T0)).toStrictEqual({ locked: false, delayMs: 0 })
+  })
+
+  it('keeps at most maxKeys locks, forgetting the one that ends first', async () => {
+    const store = new MemoryLoginAttemptStore({ ...POLICY, maxKeys: 2 }, 'login')
+    for (const [index, key] of ['l1', 'l2', 'l3'].entries()) {
+      const at = T0 + index * 1000
+      for (let i = 0; i < POLICY.lockAfterFailures; i++) await store.reserve(key, at)
+      expect(await store.fail(key, at)).toBe(true)
+    }
+    const now = T0 + 3000
+    expect(await store.lockedFor('l1', now)).toBe(0)
+    expect(await store.lockedFor('l2', now)).toBe(POLICY.lockMs - 2000)
+    expect(await store.lockedFor('l3', now)).toBe(POLICY.lockMs - 1000)
   })
 })
 

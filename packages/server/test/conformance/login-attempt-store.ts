@@ -64,6 +64,30 @@ export function loginAttemptStoreConformance(
     expect(await store.reserve(ALICE, T0)).toStrictEqual(verdict)
   })
 
+  it('caps the delay at maxDelayMs however many failures precede', async () => {
+    const { store } = await create({ ...POLICY, lockAfterFailures: 1000 })
+    await failTimes(store, 100)
+    expect(await store.reserve(ALICE, T0)).toStrictEqual(delayed(POLICY.maxDelayMs))
+  })
+
+  it('does not lock on `fail` alone: only reserved attempts are counted', async () => {
+    const { store } = await create(POLICY)
+    for (let i = 0; i < 2 * POLICY.lockAfterFailures; i++)
+      expect(await store.fail(ALICE, T0)).toBe(false)
+    expect(await store.lockedFor(ALICE, T0)).toBe(0)
+    expect(await store.reserve(ALICE, T0)).toStrictEqual(free)
+  })
+
+  it('delays each attempt of a burst by those reserved before it, and counts them after one succeeds', async () => {
+    const { store } = await create(POLICY)
+    const verdicts = []
+    for (let i = 0; i < 4; i++) verdicts.push(await store.reserve(ALICE, T0))
+    expect(verdicts).toStrictEqual([free, free, delayed(100), delayed(200)])
+    expect(await store.lockedFor(ALICE, T0)).toBe(0)
+    await store.succeed(ALICE, 'undo', T0)
+    expect(await store.reserve(ALICE, T0)).toStrictEqual(delayed(200)) // 3 attempts still count
+  })
+
   it('locks the key at the failure that makes lockAfterFailures, and says so only then', async () => {
     const { store, other } = await create(POLICY)
     for (let i = 1; i < POLICY.lockAfterFailures; i++) {
@@ -164,6 +188,29 @@ export function loginAttemptStoreConformance(
     expect(await store.reserve(ALICE, T0)).toStrictEqual(delayed(200))
     await store.succeed(ALICE, 'reset', T0)
     expect(await store.reserve(ALICE, T0)).toStrictEqual(free)
+  })
+
+  it("'undo' of a key's only attempt forgets the key; either is harmless on a key without attempts", async () => {
+    const { store } = await create(POLICY)
+    await store.succeed('bob', 'reset', T0)
+    await store.succeed('bob', 'undo', T0)
+    expect(await store.lockedFor('bob', T0)).toBe(0)
+    expect(await store.reserve('bob', T0)).toStrictEqual(free)
+    expect(await store.reserve(ALICE, T0)).toStrictEqual(free)
+    await store.succeed(ALICE, 'undo', T0)
+    await failTimes(store, 2)
+    expect(await store.reserve(ALICE, T0)).toStrictEqual(delayed(POLICY.baseDelayMs))
+  })
+
+  it('starts counting from zero once the window forgot the failures', async () => {
+    const { store } = await create(POLICY)
+    await failTimes(store, 3)
+    const later = T0 + POLICY.windowMs + 1
+    expect(await store.reserve(ALICE, later)).toStrictEqual(free)
+    await store.fail(ALICE, later)
+    expect(await store.reserve(ALICE, later)).toStrictEqual(free)
+    await store.fail(ALICE, later)
+    expect(await store.reserve(ALICE, later)).toStrictEqual(delayed(POLICY.baseDelayMs))
   })
 
   it.each(['reset', 'undo'] as const)("'%s' does not lift a lock", async (mode) => {

@@ -1,6 +1,6 @@
 /**
  * The SupervisionStore conformance suite (style guide 6): every adapter passes the same cases, the rules of
- * the specification's "Events" item 7 as supervision-counter.ts applies them (a user counts once however many
+ * the specification's "Events" item 7 as SubscriptionManager applies them (a user counts once however many
  * administrator subscriptions hold it; a replaced filter's users make room), with the limit checked in the
  * step that changes the count, however many subscriptions change at once on however many nodes.
  */
@@ -70,6 +70,28 @@ export function supervisionStoreConformance(create: () => Promise<SupervisionSto
     expect(await store.hold('sub1', users('bob', 'carol'), 2)).toBe(false)
     expect(await store.hold('sub1', users('bob'), 2)).toBe(true)
     expect(await store.count()).toBe(2)
+  })
+
+  it('lets users already held cost nothing, at the limit too', async () => {
+    const { store, other } = await create()
+    expect(await store.hold('sub1', users('alice', 'bob', 'carol'), 2)).toBe(false)
+    await store.hold('sub1', users('alice', 'bob'), 2)
+    expect(await other.hold('sub2', users('bob'), 2)).toBe(true)
+    expect(await other.hold('sub3', users('alice', 'bob'), 2)).toBe(true)
+    expect(await other.hold('sub4', users('carol'), 2)).toBe(false)
+    expect(await store.count()).toBe(2)
+  })
+
+  it('replaces a filter by users all new when it gives back as many, and counts what it predicts', async () => {
+    const { store } = await create()
+    await store.hold('sub1', users('alice', 'bob'), 2)
+    expect(await store.hold('sub1', users('carol', 'erin'), 2)).toBe(true)
+    expect(await store.count()).toBe(2)
+    expect(await store.hold('sub1', users('bob', 'carol', 'erin'), 3)).toBe(true)
+    expect(await store.count()).toBe(3)
+    // A user given back by a filter is free again for another subscription.
+    expect(await store.hold('sub2', users('alice'), 4)).toBe(true)
+    expect(await store.count()).toBe(4)
   })
 
   it('gives back a subscription once however often it is released, and an empty one holds nothing', async () => {

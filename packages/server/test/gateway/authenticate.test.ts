@@ -5,8 +5,11 @@
 import { REST_ERROR_TYPES, RestErrorInfo, type RestErrorType } from '@openness/wire'
 import type { LightMyRequestResponse } from 'fastify'
 import { Value } from 'typebox/value'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { ThrottlePolicy } from '../../src/platform/auth/login-throttle.js'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  DEFAULT_LOGIN_POLICY,
+  type ThrottlePolicy,
+} from '../../src/platform/auth/login-throttle.js'
 import { basic, cookieOf, startTestService, type TestService } from '../support/test-service.js'
 import type { VirtualClock } from '../support/virtual-clock.js'
 
@@ -546,6 +549,13 @@ describe('throttling of failed authentications', () => {
     expect(response.headers['retry-after']).toBe(String(retryAfterSeconds))
   }
 
+  /** The seconds a "locked" 401 names, in its message and its retry-after header alike. */
+  function lockedFor(response: LightMyRequestResponse): number {
+    const seconds = Number(response.headers['retry-after'])
+    expectLocked(response, seconds)
+    return seconds
+  }
+
   /** Fails twice without delay, then a third time after 1 s and a fourth after 2 s: locked. */
   async function failUntilLocked(loginName = 'alice') {
     for (let i = 0; i < POLICY.freeFailures; i++) expectRefused(await attempt(loginName, 'wrong'))
@@ -614,35 +624,40 @@ describe('throttling of failed authentications', () => {
       expect(response.statusCode, response.body).toBe(200)
     })
 
-    it('throttles 20 parallel wrong attempts: the free ones lock, the delayed ones then answer "locked"', async () => {
+    it('throttles 30 parallel wrong attempts: lockAfterFailures are admitted, the free ones lock, the rest answer "locked"', async () => {
+      const verify = vi.spyOn(service.running.platform.directory, 'verifyPassword')
       const timersBefore = clock.pending
       const settled: LightMyRequestResponse[] = []
       const burst = Promise.all(
-        Array.from({ length: 20 }, () =>
+        Array.from({ length: 30 }, () =>
           attempt('alice', 'wrong').then((response) => {
             settled.push(response)
             return response
           }),
         ),
       )
-      // Every attempt counts from its start: the first two are free, the other 18 are delayed.
+      // Every attempt counts from its start, and no more than lockAfterFailures are admitted: the first two
+      // are free, two are delayed (1 s, 2 s), and the other 26 are refused at once, unchecked.
       await until(
-        () => settled.length === POLICY.freeFailures && clock.pending === timersBefore + 18,
-        'the free attempts answer and the others sleep',
+        () => settled.length === 30 - 2 && clock.pending === timersBefore + 2,
+        'the free attempts answer, the refused ones too, and the admitted others sleep',
       )
-      for (const response of settled) expectRefused(response)
-      // The free ones failed with 20 attempts counted: alice is locked already.
+      const refused = settled.filter((response) => response.headers['retry-after'] === undefined)
+      expect(refused).toHaveLength(POLICY.freeFailures)
+      for (const response of refused) expectRefused(response)
+      // Refused while the attempts in flight fill the count (retry after maxDelayMs, 8 s), or, once the free
+      // ones failed, by the lock (60 s).
+      for (const response of settled.filter((answer) => !refused.includes(answer)))
+        expect(lockedFor(response)).toBeOneOf([8, 60])
+      // The free ones failed with four attempts counted: alice is locked already.
       expectLocked(await attempt('alice'), 60)
 
-      // The delays grow (1 s, 2 s, 4 s, then 8 s); each delayed attempt wakes up to find the lock.
+      // Each delayed attempt wakes up to find the lock, and is refused unchecked.
       await clock.advance(999)
-      expect(settled).toHaveLength(2)
+      expect(settled).toHaveLength(28)
       for (const [advance, answered, retryAfter] of [
-        [1, 3, 59],
-        [1000, 4, 58],
-        [2000, 5, 56],
-        [3999, 5, 56],
-        [1, 20, 52],
+        [1, 29, 59],
+        [1000, 30, 58],
       ] as const) {
         const before = settled.length
         await clock.advance(advance)
@@ -654,13 +669,57 @@ describe('throttling of failed authentications', () => {
         responses.filter((response) => response.headers['retry-after'] === undefined),
       ).toHaveLength(POLICY.freeFailures)
       expect(clock.pending).toBe(timersBefore)
+      // Only the free attempts had their password checked: fewer than lockAfterFailures.
+      expect(verify).toHaveBeenCalledTimes(POLICY.freeFailures)
 
-      // bob, from the same address, is not concerned: the address allows 25 failures.
+      // bob, from the same address, is not concerned: the address allows 50 attempts.
       expect((await attempt('bob')).statusCode).toBe(200)
       // After lockMs (counted from the lock), the right password works again, without delay.
-      await clock.advance(POLICY.lockMs - 8000)
+      await clock.advance(POLICY.lockMs - 2000)
       const response = await attempt('alice')
       expect(response.statusCode, response.body).toBe(200)
+    })
+  })
+
+  describe('with the default policies (issue 15, item 6)', () => {
+    beforeEach(async () => {
+      service = await startTestService()
+      clock = service.clock
+    })
+
+    it('checks at most lockAfterFailures passwords of a burst of 30 wrong ones, then the account is locked', async () => {
+      const { freeFailures, lockAfterFailures, maxDelayMs, lockMs } = DEFAULT_LOGIN_POLICY
+      const verify = vi.spyOn(service.running.platform.directory, 'verifyPassword')
+      // The free failures first, answered: the account is not locked, and three attempts count.
+      for (let i = 0; i < freeFailures; i++) expectRefused(await attempt('alice', 'wrong'))
+      const timersBefore = clock.pending
+      const settled: LightMyRequestResponse[] = []
+      const burst = Promise.all(
+        Array.from({ length: 30 }, () =>
+          attempt('alice', 'wrong').then((response) => {
+            settled.push(response)
+            return response
+          }),
+        ),
+      )
+      // Seven more are admitted, each delayed (250 ms doubling to 4 s); the 23 others are refused at once.
+      const admitted = lockAfterFailures - freeFailures
+      await until(
+        () => settled.length === 30 - admitted && clock.pending === timersBefore + admitted,
+        'the refused attempts answer and the admitted ones sleep',
+      )
+      for (const response of settled) expectLocked(response, maxDelayMs / 1000)
+      // The admitted ones all wake within one advance, none finding a lock: each is checked. A throttle
+      // that admitted the whole burst would check all 30 here.
+      await clock.advance(maxDelayMs)
+      const responses = await burst
+      expect(verify).toHaveBeenCalledTimes(lockAfterFailures)
+      expect(
+        responses.filter((response) => response.headers['retry-after'] === undefined),
+      ).toHaveLength(admitted)
+      // Their failures locked the account, for lockMs, even to the right password, and unchecked.
+      expectLocked(await attempt('alice'), lockMs / 1000)
+      expect(verify).toHaveBeenCalledTimes(lockAfterFailures)
     })
   })
 
@@ -714,18 +773,18 @@ describe('throttling of failed authentications', () => {
       expect(response.statusCode, response.body).toBe(200)
     })
 
-    it('does not charge a login for the attempts that the lock of its address refused after their delay', async () => {
+    it('does not charge a login for the attempts that its address refused while full or locked', async () => {
       for (let round = 0; round < 2; round++) {
         expectRefused(await attempt('alice', 'wrong', ADDRESS))
         expectRefused(await attempt('bob', 'wrong', ADDRESS))
-        // carol waits 1 s and dave 2 s because of the address; carol's failure locks it meanwhile.
+        // carol waits 1 s because of the address, and fills its count: dave is refused at once, unchecked
+        // (retry after maxDelayMs, 8 s); carol's failure then locks the address.
         const carol = await startDelayed('carol', 'wrong', ADDRESS)
-        const dave = await startDelayed('dave', undefined, ADDRESS)
+        expectLocked(await attempt('dave', undefined, ADDRESS), 8)
         await clock.advance(1000)
         expectRefused(await carol.response)
-        await clock.advance(1000)
-        expectLocked(await dave.response, 29)
-        await clock.advance(29_000)
+        expectLocked(await attempt('dave', undefined, ADDRESS), 30)
+        await clock.advance(30_000)
       }
       // dave never typed a wrong password: his two refused attempts were taken back from his login.
       let answer: LightMyRequestResponse | undefined

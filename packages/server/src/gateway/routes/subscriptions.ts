@@ -50,7 +50,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The SDK that subscribes, known by its User-Agent, may get variants of some events
       // (docs/subscriptions.md, "Client variants").
       const dialect = clientDialectOf(request.headers['user-agent'])
-      const outcome = subscriptions.create(sessionOf(request), request.body, dialect)
+      const outcome = await subscriptions.create(sessionOf(request), request.body, dialect)
       if (!outcome.accepted) return refuse(reply, outcome.message)
       const { subscription } = outcome
       // Webhook delivery: no chunk channel, so no polling URL and no mode (docs/subscriptions.md).
@@ -85,7 +85,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const outcome = subscriptions.replaceFilter(
+      const outcome = await subscriptions.replaceFilter(
         sessionOf(request),
         request.query.subscriptionId,
         request.body,

@@ -1,13 +1,14 @@
 /**
  * Internal-account authentication with throttling of repeated failures per login name and per client
  * address. The answer for an unknown login and for a wrong password is the same, and takes the same time.
+ * Each attempt reserves its place with both keys before its password is checked (docs/cluster.md, "Login
+ * attempts"), so that a burst of guesses, on one node or many, gets at most the lock threshold checked.
  */
 import type { Directory } from '../directory/directory.js'
-import type { Clock } from '../ports.js'
+import type { Clock, LoginAttemptStore } from '../ports.js'
 import {
   DEFAULT_ADDRESS_POLICY,
   DEFAULT_LOGIN_POLICY,
-  LoginThrottle,
   type ThrottlePolicy,
 } from './login-throttle.js'
 
@@ -28,18 +29,24 @@ export const DEFAULT_THROTTLE_POLICIES: ThrottlePolicies = {
   address: DEFAULT_ADDRESS_POLICY,
 }
 
+/** The attempts of each kind of key, each store under its kind's policy. */
+export interface LoginAttemptStores {
+  login: LoginAttemptStore
+  address: LoginAttemptStore
+}
+
 /** Checks login name and password against the directory's internal accounts. */
 export class Authenticator {
-  private readonly logins: LoginThrottle
-  private readonly addresses: LoginThrottle
+  private readonly logins: LoginAttemptStore
+  private readonly addresses: LoginAttemptStore
 
   constructor(
     private readonly directory: Directory,
     private readonly clock: Clock,
-    policies: ThrottlePolicies = DEFAULT_THROTTLE_POLICIES,
+    attempts: LoginAttemptStores,
   ) {
-    this.logins = new LoginThrottle(clock, policies.login)
-    this.addresses = new LoginThrottle(clock, policies.address)
+    this.logins = attempts.login
+    this.addresses = attempts.address
   }
 
   /** Authenticates `loginName` coming from `clientAddress`. */
@@ -48,11 +55,11 @@ export class Authenticator {
     password: string,
     clientAddress: string,
   ): Promise<AuthenticationResult> {
-    const byLogin = this.logins.attempt(loginName)
+    const byLogin = await this.logins.reserve(loginName, this.clock.now())
     if (byLogin.locked) return { ok: false, reason: 'LOCKED', retryAfterMs: byLogin.retryAfterMs }
-    const byAddress = this.addresses.attempt(clientAddress)
+    const byAddress = await this.addresses.reserve(clientAddress, this.clock.now())
     if (byAddress.locked) {
-      this.logins.succeed(loginName, 'undo')
+      await this.logins.succeed(loginName, 'undo', this.clock.now())
       return { ok: false, reason: 'LOCKED', retryAfterMs: byAddress.retryAfterMs }
     }
     const delayMs = Math.max(byLogin.delayMs, byAddress.delayMs)
@@ -61,24 +68,34 @@ export class Authenticator {
       // A key may have been locked during the sleep. The attempt is then refused unchecked, so it is taken
       // back from the key that is not locked, as above: a login is not charged for the attempts that its
       // address's lock refused, nor an address for those that a login's lock refused.
-      const loginLockMs = this.logins.lockedFor(loginName)
-      const addressLockMs = this.addresses.lockedFor(clientAddress)
+      const now = this.clock.now()
+      const [loginLockMs, addressLockMs] = await Promise.all([
+        this.logins.lockedFor(loginName, now),
+        this.addresses.lockedFor(clientAddress, now),
+      ])
       if (loginLockMs > 0 || addressLockMs > 0) {
-        if (loginLockMs === 0) this.logins.succeed(loginName, 'undo')
-        if (addressLockMs === 0) this.addresses.succeed(clientAddress, 'undo')
+        if (loginLockMs === 0) await this.logins.succeed(loginName, 'undo', now)
+        if (addressLockMs === 0) await this.addresses.succeed(clientAddress, 'undo', now)
         return { ok: false, reason: 'LOCKED', retryAfterMs: Math.max(loginLockMs, addressLockMs) }
       }
     }
     const account = await this.directory.verifyPassword(loginName, password)
+    const now = this.clock.now()
     if (account === undefined) {
+      const [loginLocked, addressLocked] = await Promise.all([
+        this.logins.fail(loginName, now),
+        this.addresses.fail(clientAddress, now),
+      ])
       const lockedKeys = [
-        ...(this.logins.fail(loginName) ? [`login:${loginName}`] : []),
-        ...(this.addresses.fail(clientAddress) ? [`address:${clientAddress}`] : []),
+        ...(loginLocked ? [`login:${loginName}`] : []),
+        ...(addressLocked ? [`address:${clientAddress}`] : []),
       ]
       return { ok: false, reason: 'BAD_CREDENTIALS', lockedKeys }
     }
-    this.logins.succeed(loginName, 'reset')
-    this.addresses.succeed(clientAddress, 'undo')
+    await Promise.all([
+      this.logins.succeed(loginName, 'reset', now),
+      this.addresses.succeed(clientAddress, 'undo', now),
+    ])
     return { ok: true, loginName: account.loginName }
   }
 }

@@ -1,19 +1,30 @@
 import { describe, expect, it } from 'vitest'
+import { MemoryLicenseStore } from '../../storage/memory/memory-license-store.js'
 import { MemorySessionStore } from '../../storage/memory/memory-session-store.js'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
-import type { LicensePool } from '../licenses/license-pool.js'
 import type { Clock } from '../ports.js'
 import type { Session } from './session.js'
 import { SessionManager, type SessionTiming } from './session-manager.js'
 import type { SessionCloseCause } from './session-state.js'
 
+const FIVE_BASIC = { TELEPHONY_BASIC: 5, TELEPHONY_ADVANCED: 0, MESSAGING: 0, CONFERENCING: 0 }
 const TTL_MS = 300_000
 const GRACE_MS = 30_000
 
+/** A license store that records the sessions whose references a release gave back (not the idle releases). */
+class RecordingLicenseStore extends MemoryLicenseStore {
+  readonly released: string[] = []
+
+  override async release(sessionId: string): Promise<void> {
+    if (this.heldKeys().includes(`license-refs:${sessionId}`)) this.released.push(sessionId)
+    await super.release(sessionId)
+  }
+}
+
 /**
- * A user with one license right (the pool grants it and counts its releases), a clock the test sets, and no
- * sweep: only `use`, or a sweep the test runs, can find the session expired.
+ * A user with one license right (the store grants it and records its releases), a clock the test sets, and
+ * no sweep: only `use`, or a sweep the test runs, can find the session expired.
  */
 function setUp() {
   let now = Date.UTC(2026, 0, 1)
@@ -27,12 +38,11 @@ function setUp() {
     loginName: 'alice',
     record: { loginName: 'alice', apiRights: ['TELEPHONY_BASIC'] },
   } as unknown as StoredAccount
-  const directory = { findAccount: () => alice } as unknown as Directory
-  const released: string[] = []
-  const licenses = {
-    acquire: () => true,
-    release: (right: string, loginName: string) => released.push(`${right}:${loginName}`),
-  } as unknown as LicensePool
+  const directory = {
+    findAccount: () => alice,
+    settings: { licenses: FIVE_BASIC },
+  } as unknown as Directory
+  const licenses = new RecordingLicenseStore()
   const timing: SessionTiming = {
     timeToLiveSeconds: TTL_MS / 1000,
     graceSeconds: GRACE_MS / 1000,
@@ -52,7 +62,8 @@ function setUp() {
   return {
     manager,
     closed,
-    released,
+    licenses,
+    released: licenses.released,
     advance: (ms: number) => {
       now += ms
     },
@@ -125,7 +136,7 @@ describe('SessionManager closing', () => {
     expect(closed.map(([other, cause]) => [other.sessionId, cause])).toEqual([
       [session.sessionId, 'CLOSED_BY_CLIENT'],
     ])
-    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(released).toEqual([session.sessionId])
     expect(await manager.close(session)).toBe(false)
     expect(closed).toHaveLength(1)
   })
@@ -143,7 +154,7 @@ describe('SessionManager closing', () => {
     expect(closed.map(([other, cause]) => [other.sessionId, cause])).toEqual([
       [session.sessionId, 'EXPIRED'],
     ])
-    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(released).toEqual([session.sessionId])
     expect((await manager.status(token)).state).toBe('CLOSED')
     advance(600_000)
     await manager.sweep()
@@ -151,7 +162,7 @@ describe('SessionManager closing', () => {
   })
 
   it('gives back the licenses it acquired when the credential opened a session meanwhile', async () => {
-    const { manager, released } = setUp()
+    const { manager, released, licenses } = setUp()
     const token = await manager.issueToken('alice')
     const first = manager.open(token, { applicationName: 'first' })
     const second = manager
@@ -162,7 +173,37 @@ describe('SessionManager closing', () => {
       type: 'NOT_EXPECTED',
       message: 'A session is already open with this credential',
     })
-    expect(released).toEqual(['TELEPHONY_BASIC:alice'])
+    expect(released).toHaveLength(1)
+    expect(released).not.toContain((await first).sessionId)
+    expect(await licenses.inUse('TELEPHONY_BASIC')).toBe(1)
     expect(await manager.openCount()).toBe(1)
+  })
+
+  it('takes the licenses at open, not on a request, and holds them once per session', async () => {
+    const { manager, licenses } = setUp()
+    const token = await manager.issueToken('alice')
+    const session = await manager.open(token, { applicationName: 'test' })
+    expect(session.rights).toEqual(['TELEPHONY_BASIC'])
+    const before = licenses.heldKeys()
+    await manager.use(token)
+    await manager.keepalive(token)
+    expect(licenses.heldKeys()).toEqual(before)
+    expect(before).toContain(`license-refs:${session.sessionId}`)
+  })
+
+  it('sweeps the references of sessions that are not open once they are over a minute old, never an open one', async () => {
+    const { manager, licenses, released, advance, now } = setUp()
+    const token = await manager.issueToken('alice')
+    const open = await manager.open(token, { applicationName: 'test' })
+    // A node died between acquiring and opening: references of a session that never existed.
+    await licenses.acquire('never-opened', 'bob', ['TELEPHONY_BASIC'], { ...FIVE_BASIC }, now())
+    advance(60_000)
+    await manager.sweep()
+    expect(released).toEqual([])
+    advance(1)
+    await manager.sweep()
+    expect(released).toEqual(['never-opened'])
+    expect(await licenses.inUse('TELEPHONY_BASIC')).toBe(1)
+    expect(licenses.heldKeys()).toContain(`license-refs:${open.sessionId}`)
   })
 })

@@ -2,15 +2,16 @@
  * Credentials (tokens) and the sessions opened with them (specification, "Authentication" items 3 and 6,
  * "States and transitions", "Limits"), kept in a SessionStore (docs/cluster.md, "Sessions and credentials"):
  * a request resolves its session with one store call, and whoever closes a session, of every caller that
- * tries, is the one that releases its licenses and tells the listeners.
+ * tries, is the one that releases its licenses and tells the listeners. License references are taken when a
+ * session opens and given back by session id (a LicenseStore, docs/cluster.md, "License references"), never
+ * on a request.
  */
 import { randomBytes } from 'node:crypto'
-import type { SessionRequest, UserRight } from '@openness/wire'
+import type { SessionRequest } from '@openness/wire'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
-import type { LicensePool } from '../licenses/license-pool.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, SessionStore, Timer } from '../ports.js'
+import type { Clock, LicenseStore, SessionStore, Timer } from '../ports.js'
 import { Session, type SessionKind } from './session.js'
 import { isPastDeadline, type SessionRecord, type SessionUse } from './session-record.js'
 import type { SessionCloseCause } from './session-state.js'
@@ -55,6 +56,12 @@ export interface SessionManagerOptions {
 /** How many due sessions the sweep asks the store for at a time. */
 const SWEEP_BATCH = 1000
 
+/**
+ * How old references must be before the sweep releases them for a session that is not open: far longer than
+ * an open takes, so that an open in flight (licenses acquired, session not yet stored) is never robbed.
+ */
+const ORPHAN_REFERENCES_AGE_MS = 60_000
+
 const NO_SESSION = Promise.resolve(undefined)
 
 /** Issues credentials, opens, resolves, keeps alive and closes sessions. */
@@ -66,7 +73,7 @@ export class SessionManager {
 
   constructor(
     private readonly directory: Directory,
-    private readonly licenses: LicensePool,
+    private readonly licenses: LicenseStore,
     private readonly clock: Clock,
     readonly timing: SessionTiming,
     private readonly store: SessionStore,
@@ -145,10 +152,20 @@ export class SessionManager {
       throw new PlatformError('INVALID_SESSION', 'The account no longer exists')
     const target = this.sessionTarget(owner, request)
     const acting = target.account
-    const rights =
-      acting.kind === 'USER' ? this.acquireLicenses(acting.record.apiRights, acting.loginName) : []
+    const sessionId = randomBytes(16).toString('hex')
+    // A user session only takes licenses (an administrator's needs none); what it took is given back by its id.
+    const takesLicenses = acting.kind === 'USER'
+    const rights = takesLicenses
+      ? await this.licenses.acquire(
+          sessionId,
+          acting.loginName,
+          acting.record.apiRights,
+          this.directory.settings.licenses,
+          this.clock.now(),
+        )
+      : []
     const draft = {
-      sessionId: randomBytes(16).toString('hex'),
+      sessionId,
       token,
       kind: target.kind,
       owner: owner.loginName,
@@ -157,13 +174,16 @@ export class SessionManager {
       applicationName: request.applicationName,
       rights,
     }
-    const opening = await this.store.open(draft, this.clock.now()).catch((error: unknown) => {
-      this.releaseLicenses(rights, acting.loginName)
+    const giveBack = async (): Promise<void> => {
+      if (takesLicenses) await this.licenses.release(sessionId)
+    }
+    const opening = await this.store.open(draft, this.clock.now()).catch(async (error: unknown) => {
+      await giveBack()
       throw error
     })
     if (opening.state === 'OPENED') return Session.fromRecord(opening.session)
     // The credential expired, or a concurrent open with it won, since the status above.
-    this.releaseLicenses(rights, acting.loginName)
+    await giveBack()
     throw opening.state === 'UNKNOWN' ? noCredential() : credentialTaken(true)
   }
 
@@ -214,7 +234,11 @@ export class SessionManager {
     return this.closeEach(await this.store.openSessions(), cause)
   }
 
-  /** Closes the sessions past their deadline and forgets the credentials whose time ended. */
+  /**
+   * Closes the sessions past their deadline, releases the license references of sessions that are not open
+   * (a node that died between acquiring and opening, or between closing and releasing) and forgets the
+   * credentials whose time ended.
+   */
   async sweep(): Promise<void> {
     const now = this.clock.now()
     for (;;) {
@@ -222,6 +246,7 @@ export class SessionManager {
       await this.closeEach(due, 'EXPIRED')
       if (due.length < SWEEP_BATCH) break
     }
+    await this.releaseOrphanReferences(now)
     await this.store.forgetDue(now)
   }
 
@@ -251,18 +276,26 @@ export class SessionManager {
     return { kind: 'SUPERVISED', account }
   }
 
-  private acquireLicenses(apiRights: readonly UserRight[], loginName: string): UserRight[] {
-    return apiRights.filter((right) => this.licenses.acquire(right, loginName))
+  /**
+   * The references held, since before the open in flight could have taken them, by sessions the store does
+   * not know as open: given back. The oldest first, at most one batch a sweep.
+   */
+  private async releaseOrphanReferences(now: number): Promise<void> {
+    const holding = await this.licenses.holdingSessions(now - ORPHAN_REFERENCES_AGE_MS, SWEEP_BATCH)
+    const releasing = holding.map(async (sessionId) => {
+      const session = await this.store.session(sessionId, now)
+      if (session?.state !== 'OPEN') await this.licenses.release(sessionId)
+    })
+    await Promise.all(releasing)
   }
 
-  private releaseLicenses(rights: readonly UserRight[], loginName: string): void {
-    for (const right of rights) this.licenses.release(right, loginName)
-  }
-
-  /** What a request's use found; the use that closed an expired session runs the close effects. */
-  private readonly sessionInUse = (used: SessionUse): Session | undefined => {
+  /**
+   * What a request's use found; the use that closed an expired session runs the close effects (then only,
+   * the answer waits for them).
+   */
+  private readonly sessionInUse = (used: SessionUse): Session | undefined | Promise<undefined> => {
     if (used.state === 'OPEN') return Session.fromRecord(used.session)
-    if (used.state === 'EXPIRED') this.closed(used.session, 'EXPIRED')
+    if (used.state === 'EXPIRED') return this.closed(used.session, 'EXPIRED').then(() => undefined)
     return undefined
   }
 
@@ -281,15 +314,19 @@ export class SessionManager {
     cause: SessionCloseCause,
   ): Promise<SessionRecord | undefined> {
     const closed = await this.store.close(sessionId, cause, this.clock.now())
-    if (closed !== undefined) this.closed(closed, cause)
+    if (closed !== undefined) await this.closed(closed, cause)
     return closed
   }
 
-  /** The close effects, once per closed session: its licenses released, the listeners told. */
-  private closed(record: SessionRecord, cause: SessionCloseCause): void {
-    this.releaseLicenses(record.rights, record.actingAs)
+  /**
+   * The close effects, once per closed session: its licenses released by its id, the listeners told. The
+   * listeners are told whether or not the release succeeds; a release left undone is the sweep's.
+   */
+  private async closed(record: SessionRecord, cause: SessionCloseCause): Promise<void> {
+    const releasing = record.rights.length > 0 ? this.licenses.release(record.sessionId) : undefined
     const session = Session.fromRecord(record)
     for (const listener of this.closedListeners) listener(session, cause)
+    await releasing
   }
 
   private scheduleSweep(run: () => void): void {

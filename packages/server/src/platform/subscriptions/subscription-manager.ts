@@ -1,19 +1,20 @@
 /**
  * Subscriptions of sessions (specification, "Subscription management", subscription table, "Events" and
  * "Limits"): creation with every rule of the request, filter replacement, removal by DELETE, idle
- * timeout or the end of the owning session, and the supervision counter of administrator subscriptions.
+ * timeout or the end of the owning session, and the users supervised through administrator subscriptions,
+ * held per subscription in a SupervisionStore within the installed TELEPHONY_ADVANCED count (docs/cluster.md,
+ * "Supervised users").
  */
 import { randomBytes } from 'node:crypto'
 import type { Filter, NotificationMode, SubscriptionRequest, UserRight } from '@openness/wire'
 import type { Directory } from '../directory/directory.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, SubscriptionDelivery, Timer } from '../ports.js'
+import type { Clock, SubscriptionDelivery, SupervisionStore, Timer } from '../ports.js'
 import type { Session } from '../sessions/session.js'
 import type { ClientDialect } from './client-dialect.js'
 import { Subscription } from './subscription.js'
 import { compileFilter, type FilterContext } from './subscription-filter.js'
 import type { SubscriptionRemoveCause } from './subscription-state.js'
-import { SupervisionCounter } from './supervision-counter.js'
 import { WebhookTargets } from './webhook-targets.js'
 
 /** Versions of the events this server emits. */
@@ -43,27 +44,28 @@ export class SubscriptionManager {
   private readonly subscriptions = new Map<string, Subscription>()
   private readonly bySession = new Map<string, Set<Subscription>>()
   private readonly timers = new Map<Subscription, Timer>()
-  readonly supervision: SupervisionCounter
 
   constructor(
     private readonly directory: Directory,
     private readonly clock: Clock,
     private readonly delivery: SubscriptionDelivery,
+    /** The users each administrator subscription supervises, company-wide. */
+    readonly supervision: SupervisionStore,
     /** The hosts a webHookUrl may name (WEBHOOK_ALLOWED_HOSTS); loopback only by default. */
     private readonly webhooks = new WebhookTargets(),
-  ) {
-    this.supervision = new SupervisionCounter(directory.settings.licenses.TELEPHONY_ADVANCED)
-  }
+    /** Told of a removed subscription whose supervised users could not be given back. */
+    private readonly onReleaseFailure: (error: unknown) => void = () => {},
+  ) {}
 
   /**
    * POST /subscriptions: the whole request is checked; nothing is kept when it is refused. `dialect` is the
    * SDK that sent it, when it gets variants of some events (client-dialect.ts).
    */
-  create(
+  async create(
     session: Session,
     request: SubscriptionRequest,
     dialect?: ClientDialect,
-  ): SubscriptionOutcome {
+  ): Promise<SubscriptionOutcome> {
     const refusal = this.checkParameters(request)
     if (refusal !== undefined) return { accepted: false, message: refusal }
     const webhook =
@@ -74,10 +76,14 @@ export class SubscriptionManager {
       this.filterContext(session, dialect),
     )
     if (!compiled.ok) return { accepted: false, message: compiled.message }
-    if (session.admin && !this.supervision.fits(compiled.supervisedUsers))
-      return this.licenseRefusal()
+    const subscriptionId = randomBytes(16).toString('hex')
+    if (session.admin) {
+      const limit = this.supervisionLimit()
+      if (!(await this.supervision.hold(subscriptionId, compiled.supervisedUsers, limit)))
+        return licenseRefusal(limit)
+    }
     const subscription = new Subscription({
-      subscriptionId: randomBytes(16).toString('hex'),
+      subscriptionId,
       sessionId: session.sessionId,
       owner: session.actingAs,
       admin: session.admin,
@@ -90,7 +96,6 @@ export class SubscriptionManager {
       createdAt: this.clock.now(),
       dialect,
     })
-    if (session.admin) this.supervision.take(subscription.supervisedUsers)
     this.subscriptions.set(subscription.subscriptionId, subscription)
     const own = this.bySession.get(session.sessionId) ?? new Set<Subscription>()
     this.bySession.set(session.sessionId, own)
@@ -101,25 +106,27 @@ export class SubscriptionManager {
   }
 
   /** PUT /subscriptions: replaces the filter of one of the session's subscriptions, or refuses. */
-  replaceFilter(
+  async replaceFilter(
     session: Session,
     subscriptionId: string | undefined,
     filter: Filter,
-  ): SubscriptionOutcome {
+  ): Promise<SubscriptionOutcome> {
     const subscription = this.ownSubscription(session, subscriptionId)
     const compiled = compileFilter(
       filter.selectors ?? [],
       this.filterContext(session, subscription.dialect),
     )
     if (!compiled.ok) return { accepted: false, message: compiled.message }
-    if (
-      subscription.admin &&
-      !this.supervision.fits(compiled.supervisedUsers, subscription.supervisedUsers)
-    )
-      return this.licenseRefusal()
     if (subscription.admin) {
-      this.supervision.take(compiled.supervisedUsers)
-      this.supervision.give(subscription.supervisedUsers)
+      const limit = this.supervisionLimit()
+      const id = subscription.subscriptionId
+      if (!(await this.supervision.hold(id, compiled.supervisedUsers, limit)))
+        return licenseRefusal(limit)
+      // Removed while the store answered: what the hold took goes back, as the removal gave back the rest.
+      if (!subscription.isActive) {
+        await this.supervision.release(id)
+        throw new PlatformError('NOT_FOUND', `No subscription '${id}' in this session`)
+      }
     }
     subscription.replaceFilter(compiled.routes, compiled.supervisedUsers, this.clock.now())
     this.delivery.reroute(subscription)
@@ -163,7 +170,8 @@ export class SubscriptionManager {
     if (own?.size === 0) this.bySession.delete(subscription.sessionId)
     this.timers.get(subscription)?.cancel()
     this.timers.delete(subscription)
-    if (subscription.admin) this.supervision.give(subscription.supervisedUsers)
+    if (subscription.admin)
+      this.supervision.release(subscription.subscriptionId).catch(this.onReleaseFailure)
     this.delivery.detach(subscription)
   }
 
@@ -229,10 +237,15 @@ export class SubscriptionManager {
     return own[0] as Subscription
   }
 
-  private licenseRefusal(): SubscriptionOutcome {
-    return {
-      accepted: false,
-      message: `The maximum number of licenses used for notification is reached: at most ${this.supervision.installed} users (TELEPHONY_ADVANCED) may be supervised through administrator subscriptions`,
-    }
+  /** The installed TELEPHONY_ADVANCED count, read at each change (the directory's settings may change). */
+  private supervisionLimit(): number {
+    return this.directory.settings.licenses.TELEPHONY_ADVANCED
+  }
+}
+
+function licenseRefusal(limit: number): SubscriptionOutcome {
+  return {
+    accepted: false,
+    message: `The maximum number of licenses used for notification is reached: at most ${limit} users (TELEPHONY_ADVANCED) may be supervised through administrator subscriptions`,
   }
 }

@@ -3,11 +3,11 @@
  * `SystemStatus` document reports, from the running platform (start, links to the simulated PBX node,
  * licenses in use), and the health changes the control plane makes, each published as a `system` event.
  */
-import { type SystemStatus, USER_RIGHTS } from '@openness/wire'
-import type { LicensePool } from '../licenses/license-pool.js'
+import { type SystemStatus, USER_RIGHTS, type UserRight } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
 import type {
   Clock,
+  LicenseStore,
   PlatformHealth,
   PlatformHealthStore,
   SystemEvent,
@@ -26,7 +26,10 @@ export interface SystemStatusSources {
   clock: Pick<Clock, 'now'>
   health: PlatformHealthStore
   events: SystemEventSink
-  licenses: LicensePool
+  /** Who holds the licenses now. */
+  licenses: Pick<LicenseStore, 'inUse'>
+  /** The installed license counts: the directory's settings. */
+  installedLicenses: () => Readonly<Record<UserRight, number>>
   readiness: Pick<Readiness, 'lastSwitchOverEnd'>
   /** The PBX node of the directory (users' `nodeId`) and the company it serves. */
   node: () => { nodeId: string; companyName: string }
@@ -115,7 +118,7 @@ export class SystemStatusService {
           lmsConnectionStatus: true,
         },
       ],
-      license: this.#licenseStatus(health, address.fqdn, companyName),
+      license: await this.#licenseStatus(health, address.fqdn, companyName),
       configurationType: 'FULL_SERVICES',
       subscriberFilter: 'ALL',
     }
@@ -187,8 +190,14 @@ export class SystemStatusService {
     this.#publish({ eventName: 'OnServerStart', serverId: this.#sources.serverId })
   }
 
-  #licenseStatus(health: PlatformHealth, server: string, context: string): SystemStatus['license'] {
+  async #licenseStatus(
+    health: PlatformHealth,
+    server: string,
+    context: string,
+  ): Promise<SystemStatus['license']> {
     const { licenses, clock } = this.#sources
+    const installed = this.#sources.installedLicenses()
+    const inUse = await Promise.all(USER_RIGHTS.map((name) => licenses.inUse(name)))
     const warning = health.licenseWarning
     const expiresAt = warning && warning.givenAt + warning.nbDays * DAY_MS
     const expiration = expiresAt === undefined ? undefined : licenseDate(expiresAt)
@@ -200,10 +209,10 @@ export class SystemStatusService {
       currentServer: server,
       status,
       statusMessage: warning?.message ?? 'The license file is valid',
-      lics: USER_RIGHTS.map((name) => ({
+      lics: USER_RIGHTS.map((name, index) => ({
         name,
-        total: licenses.installedCount(name),
-        currentUsed: licenses.inUse(name),
+        total: installed[name],
+        currentUsed: inUse[index] ?? 0,
         ...(expiration !== undefined && { expiration }),
       })),
     }

@@ -1,6 +1,6 @@
 /**
- * Failed authentication attempts and locks of one kind of key in the process (the embedded mode), as
- * LoginThrottle keeps them, with the attempts in flight counted toward the lock (issue 15, item 6). Locks are
+ * Failed authentication attempts and locks of one kind of key in the process (the embedded mode), under the
+ * policy of login-throttle.ts, with the attempts in flight counted toward the lock (issue 15, item 6). Locks are
  * kept apart from the counters, each map bounded by the policy's maxKeys: a spray of attempts on many other
  * keys forgets old counters, never a lock.
  */
