@@ -139,7 +139,9 @@ export class RedisSubscriptionStore implements SubscriptionStore {
   }
 
   async due(now: number, limit: number): Promise<SubscriptionRecord[]> {
-    const due = (await DUE.run(this.client, [INDEX], [this.prefix, now, limit])) as string[][] | null
+    const due = (await DUE.run(this.client, [INDEX], [this.prefix, now, limit])) as
+      | string[][]
+      | null
     return (due ?? []).map(recordOfList)
   }
 
