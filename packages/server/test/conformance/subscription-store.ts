@@ -245,7 +245,7 @@ export function subscriptionStoreConformance(
       { subscriptionId: 'sub1', kind: 'removed' },
       { subscriptionId: 'sub2', kind: 'created' },
     ]
-    await vi.waitFor(() => expect(heard).toHaveLength(expected.length))
+    await vi.waitFor(() => expect(heard).toHaveLength(expected.length), { timeout: 5_000 })
     expect(heard).toStrictEqual(expected)
     await follower.close()
   })
@@ -259,7 +259,7 @@ export function subscriptionStoreConformance(
     await closed.close()
 
     await store.create(draft('sub1'), T0)
-    await vi.waitFor(() => expect(open).toHaveLength(1))
+    await vi.waitFor(() => expect(open).toHaveLength(1), { timeout: 5_000 })
     expect(heard).toStrictEqual([])
     await follower.close()
   })

@@ -168,13 +168,15 @@ export class RedisSubscriptionStore implements SubscriptionStore {
       lazyConnect: true,
     })
     await subscriber.connect()
-    subscriber.on('message', (_channel: string, message: string) =>
-      onChange(JSON.parse(message) as SubscriptionChange),
-    )
+    const listener = (_channel: string, message: string) =>
+      onChange(JSON.parse(message) as SubscriptionChange)
+    subscriber.on('message', listener)
     await subscriber.subscribe(this.channel)
     return {
+      // Nothing is told once close() is called, not even what the connection already received.
       close: async () => {
-        subscriber.disconnect()
+        subscriber.off('message', listener)
+        await subscriber.quit()
       },
     }
   }
