@@ -9,41 +9,28 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import type { CallStore, EventSink, PlatformEvent } from '../../src/platform/ports.js'
-import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
 import {
   allCalls,
   callOf,
-  type DeviceRecord,
   type EngineCommand,
 } from '../../src/platform/telephony/telephony-state.js'
 import { startPlatform } from '../../src/service.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
 import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
+import { devicesOf, type TestPerson, telephonyDirectoryOf } from '../support/telephony-people.js'
 import { TEST_SCRYPT_COST } from '../support/test-service.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
-const people: Record<string, { loginName: string; firstName: string; lastName: string }> = {
+const people: Record<string, TestPerson> = {
   '1001': { loginName: 'alice', firstName: 'Alice', lastName: 'Martin' },
   '1002': { loginName: 'bob', firstName: 'Bob', lastName: 'Durand' },
   '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Petit' },
   '1004': { loginName: 'dave', firstName: 'Dave', lastName: 'Roux' },
 }
-const directory: TelephonyDirectory = {
-  ownerOfDevice: (deviceId) => people[deviceId],
-  resolve: (dialed) => {
-    const person = people[dialed]
-    return person ? { number: dialed, deviceId: dialed, loginName: person.loginName } : undefined
-  },
-}
-const devices: DeviceRecord[] = Object.entries(people).map(([deviceId, person]) => ({
-  deviceId,
-  loginName: person.loginName,
-  state: 'IN_SERVICE',
-  mutable: true,
-  muted: false,
-}))
+const directory = telephonyDirectoryOf(people)
+const devices = devicesOf(people)
 
 const RINGING_TIMEOUT_MS = 20_000
 

@@ -5,31 +5,19 @@
  */
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_ENGINE_SETTINGS, execute } from '../../src/platform/telephony/call-engine.js'
-import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
 import { allCalls, initialState } from '../../src/platform/telephony/telephony-state.js'
+import { devicesOf, type TestPerson, telephonyDirectoryOf } from '../support/telephony-people.js'
 
-const people: Record<string, { loginName: string; firstName: string; lastName: string }> = {
+const people: Record<string, TestPerson> = {
   '19140': { loginName: 'oxe19140', firstName: 'Paul', lastName: 'Durand' },
   '19141': { loginName: 'oxe19141', firstName: 'Anne', lastName: 'Martin' },
 }
-const directory: TelephonyDirectory = {
-  ownerOfDevice: (deviceId) => people[deviceId],
-  resolve: (dialed) => {
-    const person = people[dialed]
-    return person ? { number: dialed, deviceId: dialed, loginName: person.loginName } : undefined
-  },
-}
+const directory = telephonyDirectoryOf(people)
 const context = { directory, settings: DEFAULT_ENGINE_SETTINGS }
 
 describe('the captured incoming call, from the callee side', () => {
   it('rings, is answered, and is released by the caller exactly as the real server told it', () => {
-    const devices = Object.entries(people).map(([deviceId, person]) => ({
-      deviceId,
-      loginName: person.loginName,
-      state: 'IN_SERVICE' as const,
-      mutable: true,
-      muted: false,
-    }))
+    const devices = devicesOf(people)
     let state = initialState(devices)
     const call = execute(
       state,

@@ -5,6 +5,11 @@
  * in the feed makes it load the stored state anew.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  devicesOf,
+  type TestPerson,
+  telephonyDirectoryOf,
+} from '../../../test/support/telephony-people.js'
 import { VirtualClock } from '../../../test/support/virtual-clock.js'
 import { applyEngineBatch } from '../../storage/engine-batch-json.js'
 import { EngineBatchPublisher } from '../../storage/engine-batch-publisher.js'
@@ -16,31 +21,18 @@ import type {
   EngineChangeFeed,
   EngineFeedFollower,
 } from '../ports.js'
-import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyReplica } from './telephony-replica.js'
 import { TelephonyService } from './telephony-service.js'
-import type { CallIndex, DeviceRecord, EngineCommand, TelephonyState } from './telephony-state.js'
+import type { CallIndex, EngineCommand, TelephonyState } from './telephony-state.js'
 import { allCalls } from './telephony-state.js'
 
-const people: Record<string, { loginName: string; firstName: string; lastName: string }> = {
+const people: Record<string, TestPerson> = {
   '1001': { loginName: 'alice', firstName: 'Alice', lastName: 'Martin' },
   '1002': { loginName: 'bob', firstName: 'Bob', lastName: 'Durand' },
   '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Petit' },
 }
-const directory: TelephonyDirectory = {
-  ownerOfDevice: (deviceId) => people[deviceId],
-  resolve: (dialed) => {
-    const person = people[dialed]
-    return person ? { number: dialed, deviceId: dialed, loginName: person.loginName } : undefined
-  },
-}
-const devices: DeviceRecord[] = Object.entries(people).map(([deviceId, person]) => ({
-  deviceId,
-  loginName: person.loginName,
-  state: 'IN_SERVICE',
-  mutable: true,
-  muted: false,
-}))
+const directory = telephonyDirectoryOf(people)
+const devices = devicesOf(people)
 
 /** Everything a reader of the state sees: the calls in order, the index as sets, the rest as is. */
 function seen(state: TelephonyState) {
