@@ -16,7 +16,9 @@
 //   { name, title, order, timeoutS, baseline: 'what the baseline is' | undefined,
 //     figures: [{ key, label, unit, baseline?: key of the baseline figure,
 //                 target?: { on: 'median' | 'ratio', op: '>=' | '<=' | '<', value, text } }],
-//     run(ctx) }
+//     run(ctx), unavailable?() }
+// where unavailable(), when given, names what the benchmark lacks on this machine (a server it needs) or
+// answers undefined: a benchmark that lacks something is reported as skipped, with the reason, not run;
 // where run(ctx) measures through ctx.interleave(variants, { rounds, warmup }), each variant's round
 // resolving with { figureKey: value }, or ctx.sample(key, value); see `context` below.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -175,6 +177,21 @@ function brief(figures) {
 
 /** Runs one benchmark within its time bound; resolves with its entry in latest.json. */
 async function runOne(benchmark, shared, generator) {
+  const lacking = benchmark.unavailable?.()
+  if (lacking !== undefined) {
+    log(`${benchmark.name}: skipped: ${lacking}`)
+    return {
+      name: benchmark.name,
+      title: benchmark.title,
+      baseline: benchmark.baseline ?? null,
+      generators: [],
+      seconds: 0,
+      otherCores: null,
+      figures: [],
+      notes: [`skipped: ${lacking}`],
+      skipped: lacking,
+    }
+  }
   const { ctx, samples, notes, generators } = context(benchmark, shared, generator)
   const timeoutS = smoke ? 90 : (benchmark.timeoutS ?? 150)
   const started = performance.now()

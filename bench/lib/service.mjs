@@ -117,6 +117,12 @@ export async function startService({
     cwd: ROOT,
     env: {
       ...process.env,
+      // A benchmark's service runs where the benchmark says, never where the caller's environment points (CI
+      // names its PostgreSQL and Redis for the tests): embedded over its data directory unless `env` says.
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      REDIS_KEY_PREFIX: '',
+      CLUSTER_NODE_ID: '',
       HOST: '127.0.0.1',
       HTTP_PORT: String(port),
       HTTPS_PORT: String(httpsPort),

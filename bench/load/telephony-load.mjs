@@ -5,6 +5,8 @@
 // channels delivered OnCallRemoved. The latency is from sending the answer request to the caller's
 // channel delivering the OnCallModified that shows the call ACTIVE.
 //   ← { cmd: 'setup', id, port, pairs }          logs the users in, opens their channels
+//   ← { cmd: 'setup', id, ports, pairs }         the same over several nodes of a cluster: user i talks to
+//                                               ports[i % ports.length] (a caller and its callee on two)
 //   ← { cmd: 'round', id, durationMs }  → { cycles, seconds, latencies: { p50, p99, max } }
 import { Agent, request } from 'node:http'
 import { exchange } from '../lib/http.mjs'
@@ -26,12 +28,13 @@ const USERS = [
 ]
 const agent = new Agent({ keepAlive: true, maxSockets: 64 })
 const now = () => performance.now()
-let port
+let ports = []
 let pairs = []
 let users = []
 
-/** One HTTP exchange on the loader's agent (bench/lib/http.mjs). */
-const http = (method, path, options = {}) => exchange({ port, method, path, agent, ...options })
+/** One HTTP exchange on the loader's agent (bench/lib/http.mjs), to the node at `port`. */
+const http = (port, method, path, options = {}) =>
+  exchange({ port, method, path, agent, ...options })
 
 /** A chunk channel: calls `onEvent` with each parsed line. */
 function openChannel(url, onEvent) {
@@ -57,18 +60,18 @@ function openChannel(url, onEvent) {
 }
 
 /** A logged-in user with an open channel; `waitFor` resolves on the next event matching a predicate. */
-async function party([login, deviceId]) {
-  const auth = await http('GET', '/api/rest/authenticate?version=1.0', {
+async function party([login, deviceId], port) {
+  const auth = await http(port, 'GET', '/api/rest/authenticate?version=1.0', {
     headers: { authorization: `Basic ${Buffer.from(`${login}:demo-${login}`).toString('base64')}` },
   })
   if (auth.status !== 200) throw new Error(`login ${login}: ${auth.status}`)
   const cookie = String(auth.headers['set-cookie']).split(';')[0]
-  const session = await http('POST', '/api/rest/1.0/sessions', {
+  const session = await http(port, 'POST', '/api/rest/1.0/sessions', {
     cookie,
     body: { applicationName: 'bench' },
   })
   if (session.status !== 200) throw new Error(`session ${login}: ${session.status}`)
-  const subscription = await http('POST', '/api/rest/1.0/subscriptions', {
+  const subscription = await http(port, 'POST', '/api/rest/1.0/subscriptions', {
     cookie,
     body: { filter: { selectors: [{ names: ['telephony'] }] }, version: '1.0', timeout: 10 },
   })
@@ -89,7 +92,7 @@ async function party([login, deviceId]) {
         },
       })
     })
-  return { login, deviceId, cookie, waitFor, close: () => channel.destroy() }
+  return { login, deviceId, port, cookie, waitFor, close: () => channel.destroy() }
 }
 
 const isEvent =
@@ -99,7 +102,7 @@ const isEvent =
 
 /** One complete cycle between a caller and a callee; returns the answer-to-event latency in ms. */
 async function cycle(caller, callee) {
-  const made = await http('POST', '/api/rest/1.0/telephony/calls', {
+  const made = await http(caller.port, 'POST', '/api/rest/1.0/telephony/calls', {
     cookie: caller.cookie,
     body: { deviceId: caller.deviceId, callee: callee.deviceId, autoAnswer: true },
   })
@@ -109,14 +112,19 @@ async function cycle(caller, callee) {
     isEvent('OnCallModified', callRef, (event) => event.callData?.state === 'ACTIVE'),
   )
   const sent = now()
-  const answered = await http('POST', `/api/rest/1.0/telephony/calls/${callRef}/answer`, {
-    cookie: callee.cookie,
-    body: { deviceId: callee.deviceId },
-  })
+  const answered = await http(
+    callee.port,
+    'POST',
+    `/api/rest/1.0/telephony/calls/${callRef}/answer`,
+    {
+      cookie: callee.cookie,
+      body: { deviceId: callee.deviceId },
+    },
+  )
   if (answered.status !== 204) throw new Error(`answer: ${answered.status}`)
   const latency = (await active) - sent
   const removed = [caller, callee].map((user) => user.waitFor(isEvent('OnCallRemoved', callRef)))
-  const released = await http('DELETE', `/api/rest/1.0/telephony/calls/${callRef}`, {
+  const released = await http(caller.port, 'DELETE', `/api/rest/1.0/telephony/calls/${callRef}`, {
     cookie: caller.cookie,
   })
   if (released.status !== 204) throw new Error(`release: ${released.status}`)
@@ -125,10 +133,11 @@ async function cycle(caller, callee) {
 }
 
 async function setup(message) {
-  port = message.port
+  ports = message.ports ?? [message.port]
   const count = Math.min(message.pairs, USERS.length / 2)
   users = []
-  for (const user of USERS.slice(0, count * 2)) users.push(await party(user))
+  for (const [index, user] of USERS.slice(0, count * 2).entries())
+    users.push(await party(user, ports[index % ports.length]))
   pairs = []
   for (let i = 0; i < users.length; i += 2) pairs.push([users[i], users[i + 1]])
   return { pairs: pairs.length }

@@ -47,9 +47,9 @@ onCommands({
     const flushedMs = performance.now() - start
     return { seq, bytes: Buffer.byteLength(JSON.stringify(published)) + 1, fanOutMs, flushedMs }
   },
-  stats: () => ({
+  stats: async () => ({
     openChannels: running.platform.outlets.openChannels,
-    subscriptions: running.platform.subscriptions.size,
+    subscriptions: await running.platform.subscriptions.count(),
   }),
   exit: async () => {
     await listeners.close()

@@ -1,11 +1,13 @@
 // Bundles the service (dist/main.js, compiled by tsc) into one file, dist/main.bundle.js, the file
 // `npm start` runs: loading ~1,000 ES modules one by one took most of the start-up (about 1 s of 1.2 s,
 // docs/performance.md "Start-up"); one file loads in a tenth of that. Packages stay outside the bundle
-// when they are native (better-sqlite3), loaded only on demand (pg, selfsigned), or find their own files
-// from __dirname (the Swagger UI's static files, pino's worker threads), which a bundle would break.
+// when they are native, loaded only on demand, or find their own files from __dirname
+// (src/tools/bundle-options.ts says which).
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+// Compiled by tsc just before (npm run build): the same options the cluster tests build their nodes with.
+import { BUNDLE_BANNER, BUNDLE_EXTERNALS } from './dist/tools/bundle-options.js'
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const outfile = here('dist/main.bundle.js')
@@ -17,19 +19,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: [
-    'better-sqlite3',
-    'pg',
-    'pg-native',
-    'selfsigned',
-    '@fastify/swagger',
-    '@fastify/swagger-ui',
-    'pino',
-  ],
-  // The CommonJS packages inside call require() for Node's built-in modules.
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
+  external: [...BUNDLE_EXTERNALS],
+  banner: { js: BUNDLE_BANNER },
   logLevel: 'warning',
 })
 

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       comlogRecording: true,
       voicemailMaxMessageSeconds: 120,
       shutdownDrainSeconds: 0,
+      redisKeyPrefix: 'openness:',
     })
   })
 
@@ -47,6 +48,9 @@ describe('loadConfig', () => {
       COMLOG_RECORDING: 'off',
       VOICEMAIL_MAX_MESSAGE_SECONDS: '60',
       SHUTDOWN_DRAIN_SECONDS: '10',
+      REDIS_URL: 'redis://cache:6379',
+      REDIS_KEY_PREFIX: 'site1:',
+      CLUSTER_NODE_ID: 'node-1',
     })
     expect(config).toEqual({
       host: '0.0.0.0',
@@ -72,6 +76,9 @@ describe('loadConfig', () => {
       comlogRecording: false,
       voicemailMaxMessageSeconds: 60,
       shutdownDrainSeconds: 10,
+      redisUrl: 'redis://cache:6379',
+      redisKeyPrefix: 'site1:',
+      clusterNodeId: 'node-1',
     })
   })
 
@@ -156,5 +163,55 @@ describe('loadConfig DATABASE_URL', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:secret@db/x' })).toThrow(
       'DATABASE_URL: must start with postgres://, postgresql:// or sqlite: (got mysql:)',
     )
+  })
+})
+
+describe('loadConfig cluster mode', () => {
+  const cluster = { DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://cache:6379/2' }
+
+  it('turns on with REDIS_URL and a PostgreSQL DATABASE_URL, with a node id and a key prefix', () => {
+    const config = loadConfig({
+      ...cluster,
+      CLUSTER_NODE_ID: 'node-a.1',
+      REDIS_KEY_PREFIX: 'site1:',
+    })
+    expect(config).toMatchObject({
+      redisUrl: 'redis://cache:6379/2',
+      clusterNodeId: 'node-a.1',
+      redisKeyPrefix: 'site1:',
+    })
+  })
+
+  it('accepts rediss:// and leaves the node id to be generated', () => {
+    const config = loadConfig({ ...cluster, REDIS_URL: 'rediss://u:p@cache:6380' })
+    expect(config.redisUrl).toBe('rediss://u:p@cache:6380')
+    expect(config.clusterNodeId).toBeUndefined()
+  })
+
+  it.each([
+    [{}, 'without DATABASE_URL'],
+    [{ DATABASE_URL: 'sqlite:/var/lib/x.sqlite3' }, 'with SQLite'],
+  ] as const)(
+    'refuses REDIS_URL %j (%s): the durable state must be in PostgreSQL',
+    (database, _case) => {
+      expect(() => loadConfig({ REDIS_URL: 'redis://cache', ...database })).toThrow(
+        'REDIS_URL: the cluster mode keeps its durable state in PostgreSQL: set DATABASE_URL to a postgres:// URL too',
+      )
+    },
+  )
+
+  it('refuses another scheme, a bad node id and a bad prefix, naming each', () => {
+    const attempt = (): unknown =>
+      loadConfig({
+        DATABASE_URL: 'postgres://db/x',
+        REDIS_URL: 'http://secret@cache',
+        CLUSTER_NODE_ID: '-node a',
+        REDIS_KEY_PREFIX: 'a prefix',
+      })
+    expect(attempt).toThrow(ConfigError)
+    expect(attempt).toThrow('REDIS_URL: must start with redis:// or rediss:// (got http:)')
+    expect(attempt).toThrow('CLUSTER_NODE_ID=-node a: must be 1 to 64 letters')
+    expect(attempt).toThrow('REDIS_KEY_PREFIX=a prefix: must be at most 64 letters')
+    expect(attempt).not.toThrow('secret')
   })
 })

@@ -11,6 +11,7 @@ import {
   WebhookTargets,
 } from './platform/subscriptions/webhook-targets.js'
 import { DEFAULT_MAX_MESSAGE_SECONDS } from './platform/voicemail/voice-message.js'
+import { DEFAULT_REDIS_KEY_PREFIX } from './storage/redis/redis-client.js'
 
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -60,7 +61,19 @@ export interface ServiceConfig {
    * 0 by default): the time a load balancer needs to stop sending it requests (docs/operations.md).
    */
   shutdownDrainSeconds: number
+  /**
+   * The cluster's Redis (REDIS_URL): set, with a PostgreSQL DATABASE_URL, it turns the cluster mode on
+   * (docs/cluster.md); unset, the service runs embedded, its ephemeral state in memory.
+   */
+  redisUrl?: string
+  /** The prefix of every Redis key (REDIS_KEY_PREFIX, `openness:` by default): clusters sharing one Redis. */
+  redisKeyPrefix: string
+  /** This node's name in the cluster (CLUSTER_NODE_ID); generated at start when unset. */
+  clusterNodeId?: string
 }
+
+/** What a cluster node id may be: it names the node in Redis keys, consumer groups and PostgreSQL's activity. */
+export const CLUSTER_NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 
 /** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
 export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:8090'
@@ -163,6 +176,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       240,
     ),
     shutdownDrainSeconds: integer('SHUTDOWN_DRAIN_SECONDS', 0, 0, 600),
+    redisKeyPrefix: text('REDIS_KEY_PREFIX') ?? DEFAULT_REDIS_KEY_PREFIX,
   }
   try {
     new WebhookTargets(config.webhookAllowedHosts)
@@ -195,6 +209,30 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     problems.push(
       `DATABASE_URL: must start with postgres://, postgresql:// or sqlite: (got ${databaseUrl.split(':')[0]}:)`,
     )
+  const redisUrl = text('REDIS_URL')
+  if (redisUrl !== undefined) {
+    if (!/^rediss?:\/\//.test(redisUrl))
+      problems.push(
+        `REDIS_URL: must start with redis:// or rediss:// (got ${redisUrl.split(':')[0]}:)`,
+      )
+    else if (databaseUrl === undefined || !/^(postgres|postgresql):\/\//.test(databaseUrl))
+      problems.push(
+        'REDIS_URL: the cluster mode keeps its durable state in PostgreSQL: set DATABASE_URL to a postgres:// URL too',
+      )
+    else config.redisUrl = redisUrl
+  }
+  if (!/^[A-Za-z0-9:._-]{0,64}$/.test(config.redisKeyPrefix))
+    problems.push(
+      `REDIS_KEY_PREFIX=${config.redisKeyPrefix}: must be at most 64 letters, digits, ':', '.', '_' or '-'`,
+    )
+  const clusterNodeId = text('CLUSTER_NODE_ID')
+  if (clusterNodeId !== undefined) {
+    if (!CLUSTER_NODE_ID_PATTERN.test(clusterNodeId))
+      problems.push(
+        `CLUSTER_NODE_ID=${clusterNodeId}: must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+      )
+    else config.clusterNodeId = clusterNodeId
+  }
   if (publicBaseUrl) config.publicBaseUrl = publicBaseUrl
   if (privateBaseUrl) config.privateBaseUrl = privateBaseUrl
   if (tlsCertFile && tlsKeyFile) Object.assign(config, { tlsCertFile, tlsKeyFile })

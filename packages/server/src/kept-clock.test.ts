@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { TrackedChangeNotices } from '../test/support/tracked-change-notices.js'
 import { AdjustableClock } from './adjustable-clock.js'
 import { keptClock } from './kept-clock.js'
 import type { ClockOffsetStore } from './platform/ports.js'
+import { MemoryChangeNotices, MemoryNoticeHub } from './storage/memory/memory-change-notices.js'
 
 const START = Date.UTC(2026, 0, 1)
 
@@ -88,5 +90,52 @@ describe('keptClock', () => {
     await expect(kept.advance(1_000)).rejects.toBe(failure)
     await kept.advance(1_000)
     expect(await store.load()).toBe(2_000)
+  })
+
+  it("brings another node's clock to the offset one node stored, firing what fell due there", async () => {
+    const store = memoryStore()
+    const hub = new MemoryNoticeHub()
+    const clockA = new AdjustableClock()
+    const clockB = new AdjustableClock()
+    const fired: string[] = []
+    clockB.setTimer(90_000, () => fired.push('due on B within the advance'))
+    const a = await keptClock(clockA, store, { notices: new MemoryChangeNotices(hub) })
+    const notices = new TrackedChangeNotices(new MemoryChangeNotices(hub))
+    const b = await keptClock(clockB, store, { notices })
+
+    const reloaded = notices.next('clock', 'offset')
+    await a.advance(120_000)
+    await reloaded
+
+    expect(b.offsetMs).toBe(120_000)
+    expect(b.now()).toBe(a.now())
+    expect(fired).toEqual(['due on B within the advance'])
+  })
+
+  it('never sets a clock back on a notice, and tells the reporter of a reload that failed', async () => {
+    const store = memoryStore()
+    const hub = new MemoryNoticeHub()
+    const failures: unknown[] = []
+    const notices = new TrackedChangeNotices(new MemoryChangeNotices(hub))
+    const b = await keptClock(new AdjustableClock(), store, {
+      notices,
+      onReloadFailure: (error) => failures.push(error),
+    })
+    const other = new MemoryChangeNotices(hub)
+    await b.advance(60_000)
+    await store.save(30_000)
+
+    let reloaded = notices.next('clock', 'offset')
+    await other.announce('clock', 'offset')
+    await reloaded
+    expect(b.offsetMs).toBe(60_000)
+
+    const failure = new Error('database gone')
+    vi.spyOn(store, 'load').mockRejectedValueOnce(failure)
+    reloaded = notices.next('clock', 'offset')
+    await other.announce('clock', 'offset')
+    await reloaded
+    expect(failures).toEqual([failure])
+    expect(b.offsetMs).toBe(60_000)
   })
 })

@@ -1,18 +1,41 @@
 /**
  * The service's clock as the control plane sets it, kept across restarts (docs/control-plane.md, "The
  * clock"): it goes on from the offset the store kept, and each advance is stored before it is answered, so
- * that the timers the call engine stored, due on that clock, are neither late nor early after a restart.
+ * that the timers the call engine stored, due on that clock, are neither late nor early after a restart. In a
+ * cluster, each stored advance is announced, and the other nodes bring their clock to the offset stored
+ * (docs/cluster.md, "What each node keeps in memory"): every node reads the same time.
  */
 import type { AdjustableClock } from './adjustable-clock.js'
 import type { AdjustableTime } from './control/routes/clock.js'
-import type { ClockOffsetStore } from './platform/ports.js'
+import type { ChangeNotices, ClockOffsetStore } from './platform/ports.js'
+
+/** What keeping the clock in step with other nodes needs. */
+export interface KeptClockOptions {
+  /** The other nodes of a cluster: told of each advance stored here, telling of theirs. None: a node alone. */
+  notices?: ChangeNotices
+  /** Told of a reload of the offset that failed: the clock stays where it is until the next notice. */
+  onReloadFailure?: (error: unknown) => void
+}
+
+/** The only key of the clock's notices: its offset. */
+const OFFSET = 'offset'
 
 /** Brings `clock` to the offset `store` kept, and answers the clock the control plane advances. */
 export async function keptClock(
   clock: AdjustableClock,
   store: ClockOffsetStore,
+  options: KeptClockOptions = {},
 ): Promise<AdjustableTime> {
+  const { notices } = options
   clock.restore(await store.load())
+  // Reloads run one after the other; the clock only moves forward, so an older offset read changes nothing.
+  let reloaded: Promise<void> = Promise.resolve()
+  notices?.follow('clock', () => {
+    reloaded = reloaded
+      .then(async () => clock.restore(await store.load()))
+      .catch((error: unknown) => options.onReloadFailure?.(error))
+    return reloaded
+  })
   // Saves run one after the other, each storing the offset as it is then: the last stored is the latest.
   let saved: Promise<void> = Promise.resolve()
   return {
@@ -22,7 +45,10 @@ export async function keptClock(
     },
     advance: (ms) => {
       clock.advance(ms)
-      saved = saved.catch(() => undefined).then(() => store.save(clock.offsetMs))
+      saved = saved
+        .catch(() => undefined)
+        .then(() => store.save(clock.offsetMs))
+        .then(() => notices?.announce('clock', OFFSET))
       return saved
     },
   }

@@ -1,4 +1,6 @@
 /** Entry point: read the configuration, start the platform and the listeners, print where to go. */
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import pino from 'pino'
@@ -32,6 +34,7 @@ function banner(
   tls: TlsMaterial | undefined,
   control: ControlBanner | undefined,
   webhooks: string[],
+  cluster?: string,
 ): string {
   const shown = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host
   const http = ports.http === undefined ? undefined : `http://${shown}:${ports.http}`
@@ -48,6 +51,7 @@ function banner(
       : undefined,
     `  OpenAPI          ${base}/openapi.json   reference UI ${base}/docs`,
     `  Directory        ${config.directoryFile}`,
+    cluster ? `  Cluster node     ${cluster}` : undefined,
     ...controlLines(control),
     ...webhooks,
   ]
@@ -92,6 +96,14 @@ function webhookLines(config: ServiceConfig, secret: string): string[] {
   ]
 }
 
+/** A URL without its credentials, to print. */
+function redactedUrl(url: string): string {
+  const parsed = new URL(url)
+  parsed.username = ''
+  parsed.password = ''
+  return parsed.toString()
+}
+
 /** The control plane once started. */
 interface RunningControlPlane {
   app: FastifyInstance
@@ -123,11 +135,26 @@ async function startControlPlane(
   }
 }
 
+/** A node id when CLUSTER_NODE_ID names none: the host's name and a random suffix (two processes on one host). */
+function generatedNodeId(): string {
+  const host = hostname()
+    .replace(/[^A-Za-z0-9._-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 50)
+  return `${host || 'node'}-${randomBytes(4).toString('hex')}`
+}
+
 async function main(): Promise<void> {
   const config = loadConfig()
   const logger = pino({ level: config.logLevel })
   // The system's time, which the control plane may set forward (docs/control-plane.md, "The clock").
   const clock = new AdjustableClock()
+  const cluster = config.redisUrl
+    ? {
+        nodeId: config.clusterNodeId ?? generatedNodeId(),
+        redis: { url: config.redisUrl, keyPrefix: config.redisKeyPrefix },
+      }
+    : undefined
   const running = await startPlatform({
     database: databaseTargetFromUrl(config.databaseUrl, config.dataDir),
     directoryFile: config.directoryFile,
@@ -138,6 +165,7 @@ async function main(): Promise<void> {
     comlogRecording: config.comlogRecording,
     onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
+    ...(cluster && { cluster }),
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),
     ...(config.pollingBaseUrl && { pollingBaseUrl: config.pollingBaseUrl }),
@@ -154,7 +182,10 @@ async function main(): Promise<void> {
     'directory loaded',
   )
   // The clock goes on from where the control plane set it before a restart (docs/control-plane.md).
-  const adjustableClock = await keptClock(clock, running.clockOffsets)
+  const adjustableClock = await keptClock(clock, running.clockOffsets, {
+    notices: running.changeNotices,
+    onReloadFailure: (error) => logger.error({ err: error }, "the clock's offset was not reloaded"),
+  })
   const app = await buildApp(running.platform, { logger })
   const tls =
     config.httpsPort === 0
@@ -179,11 +210,33 @@ async function main(): Promise<void> {
   logger.info({ host: config.host, ...ports, dataDir: join(config.dataDir) }, 'listening')
   const control = await startControlPlane(
     config,
-    { ...running.platform, telephony: running.telephony, adjustableClock },
+    {
+      ...running.platform,
+      telephony: running.telephony,
+      adjustableClock,
+      // In a cluster the control plane's switch-over is this node's real loss (docs/control-plane.md).
+      ...(cluster && {
+        node: {
+          nodeId: cluster.nodeId,
+          lose: () => {
+            logger.warn({ nodeId: cluster.nodeId }, 'switch-over: this node ends now')
+            process.kill(process.pid, 'SIGKILL')
+          },
+        },
+      }),
+    },
     logger,
   )
   process.stdout.write(
-    banner(config, ports, tls, control?.banner, webhookLines(config, running.webhookSecret)),
+    banner(
+      config,
+      ports,
+      tls,
+      control?.banner,
+      webhookLines(config, running.webhookSecret),
+      cluster &&
+        `${cluster.nodeId} (Redis ${redactedUrl(cluster.redis.url)}, keys ${cluster.redis.keyPrefix}*)`,
+    ),
   )
 
   let stopping = false

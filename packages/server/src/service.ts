@@ -5,7 +5,10 @@
 
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
+import { clusterEngineAdapters } from './cluster-engine-adapters.js'
+import type { ChannelOutlets } from './delivery/channel-outlets.js'
 import { EventRouter } from './delivery/event-router.js'
+import { LoggedSubscriptionOutlets } from './delivery/logged-outlets.js'
 import { SubscriptionOutlets } from './delivery/subscription-outlets.js'
 import {
   DEFAULT_WEBHOOK_POLICY,
@@ -17,6 +20,7 @@ import {
 import { SessionCookies } from './gateway/cookies.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
+import { engineHealthCheck } from './operations/engine-health-check.js'
 import { NodeHealth } from './operations/node-health.js'
 import {
   Authenticator,
@@ -35,7 +39,7 @@ import { Directory } from './platform/directory/directory.js'
 import { planImport } from './platform/directory/directory-import.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
-import type { Clock, ClockOffsetStore } from './platform/ports.js'
+import type { ChangeNotices, Clock, ClockOffsetStore } from './platform/ports.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
 import {
@@ -43,22 +47,21 @@ import {
   SessionManager,
   type SessionTiming,
 } from './platform/sessions/session-manager.js'
+import { followSubscriptionChanges } from './platform/subscriptions/subscription-change-follower.js'
 import { SubscriptionManager } from './platform/subscriptions/subscription-manager.js'
+import type { SubscriptionRecord } from './platform/subscriptions/subscription-record.js'
 import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
 import { SystemStatusService } from './platform/system/system-status-service.js'
 import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
-import { TelephonyService } from './platform/telephony/telephony-service.js'
+import type { Telephony } from './platform/telephony/telephony.js'
 import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from './platform/voicemail/voicemail-service.js'
+import { embeddedEngineAdapters, startTelephony } from './start-telephony.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
-import { MemoryLicenseStore } from './storage/memory/memory-license-store.js'
-import { MemoryLoginAttemptStore } from './storage/memory/memory-login-attempt-store.js'
-import { MemoryPlatformHealthStore } from './storage/memory/memory-platform-health.js'
-import { MemorySearchContextStore } from './storage/memory/memory-search-context-store.js'
-import { MemorySessionStore } from './storage/memory/memory-session-store.js'
-import { MemorySupervisionStore } from './storage/memory/memory-supervision-store.js'
+import type { RedisTarget } from './storage/redis/redis-client.js'
+import { memorySharedState, redisSharedState, type SharedState } from './storage/shared-state.js'
 import {
   callTables,
   type DatabaseTarget,
@@ -136,6 +139,19 @@ export interface PlatformOptions {
    * storing, an engine timer), so that none is lost silently; main.ts logs them. A process warning otherwise.
    */
   onBackgroundError?: (error: unknown, what: string) => void
+  /**
+   * How the nodes of a cluster tell each other what durable state they changed (docs/cluster.md, "What each
+   * node keeps in memory"); whoever opened it closes it. A node alone (the embedded mode) by default.
+   */
+  changeNotices?: ChangeNotices
+  /** The cluster mode (docs/cluster.md): this node's id and the cluster's Redis; absent, the embedded mode. */
+  cluster?: ClusterOptions
+}
+
+/** A node of a cluster: its id, and the Redis the nodes share. */
+export interface ClusterOptions {
+  nodeId: string
+  redis: RedisTarget
 }
 
 /** The default reporter of background failures: a process warning on stderr. */
@@ -155,10 +171,12 @@ export interface RunningPlatform {
   completeImport(): Promise<void>
   /** Where the offset of the control plane's clock is kept (kept-clock.ts), in the same database. */
   clockOffsets: ClockOffsetStore
+  /** The notices the clock's offset follows too (keptClock). */
+  changeNotices: ChangeNotices
   /** The event router every platform event goes through (benchmarks publish on it directly). */
   events: EventRouter
   /** The call engine at work: commands, timers, the state of calls. */
-  telephony: TelephonyService
+  telephony: Telephony
   /** The messages callers leave in voice mail (tests await `idle()`). */
   voicemailDeposits: VoicemailDeposits
   /** The key webhook requests are signed with: WEBHOOK_SECRET, or generated for this run. */
@@ -169,11 +187,16 @@ export interface RunningPlatform {
 /** Opens the store, imports the directory file and starts sessions. */
 export async function startPlatform(options: PlatformOptions): Promise<RunningPlatform> {
   const { clock } = options
+  if (options.cluster && options.database.kind !== 'postgres')
+    throw new Error(
+      'The cluster mode keeps its durable state in PostgreSQL: DATABASE_URL must name it',
+    )
   const { document, sourceDigest } = await readDirectoryFile(options.directoryFile)
   const db = await openDatabase(options.database)
   const store = new SqlDirectoryStore(db)
   // The same database holds the calls; the directory store owns it and closes it.
   const callStore = new SqlCallStore(callTables(db), { ownsDatabase: false })
+  let shared: SharedState | undefined
   try {
     const hasher = new PasswordHasher(options.scryptCost)
     const previous = await store.load()
@@ -182,15 +205,6 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const events = new EventRouter()
     const cacheTtl = options.passwordCacheTtlSeconds ?? DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS
     const verified = cacheTtl > 0 ? new VerifiedPasswords(clock, cacheTtl) : undefined
-    const directory = new Directory(store, source, hasher, clock, events, verified)
-    const licenses = new MemoryLicenseStore()
-    const searchIndex = new DirectoryIndex(directory.accounts())
-    directory.watch(searchIndex)
-    const directorySearch = new DirectorySearchService(
-      searchIndex,
-      new MemorySearchContextStore(),
-      clock,
-    )
     const ttl = options.sessionTtlSeconds
     const sessionTiming: SessionTiming = {
       timeToLiveSeconds: ttl,
@@ -201,47 +215,99 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...options.timing,
     }
     const reportError = options.onBackgroundError ?? warnOfBackgroundError
+    const throttle = options.throttlePolicies ?? DEFAULT_THROTTLE_POLICIES
+    const sharedSettings = {
+      clock,
+      sessionTiming,
+      throttle,
+      onError: reportError,
+      ...(options.queueCapacity !== undefined && { queueCapacity: options.queueCapacity }),
+    }
+    shared = options.cluster
+      ? await redisSharedState(options.cluster.redis, options.cluster.nodeId, sharedSettings)
+      : memorySharedState(sharedSettings)
+    const { licenses } = shared
+    const notices = options.changeNotices ?? shared.notices
+    const directory = new Directory(store, source, hasher, clock, events, {
+      verified,
+      notices,
+      onReloadFailure: (error, loginName) =>
+        reportError(error, `the account ${loginName} was not reloaded`),
+    })
+    const searchIndex = new DirectoryIndex(directory.accounts())
+    directory.watch(searchIndex)
+    const directorySearch = new DirectorySearchService(searchIndex, shared.searchContexts, clock)
     const sessions = new SessionManager(
       directory,
       licenses,
       clock,
       sessionTiming,
-      new MemorySessionStore(sessionTiming),
+      shared.sessions,
       { onSweepFailure: (error) => reportError(error, 'the session sweep failed') },
     )
     const webhookSecret = options.webhooks?.secret ?? randomBytes(32).toString('hex')
-    const outlets = new SubscriptionOutlets({
-      router: events,
-      clock,
-      newQueue: () => new MemoryEventQueue(options.queueCapacity),
-      onActivity: (subscription) => subscriptions.touch(subscription),
-      webhook: {
-        transport: options.webhooks?.transport ?? fetchTransport,
-        policy: { ...DEFAULT_WEBHOOK_POLICY, ...options.webhooks?.policy, secret: webhookSecret },
-        ...(options.webhooks?.onFailure && { onFailure: options.webhooks.onFailure }),
-      },
-    })
+    const subscriptionStore = shared.subscriptions
+    const webhook = {
+      transport: options.webhooks?.transport ?? fetchTransport,
+      policy: { ...DEFAULT_WEBHOOK_POLICY, ...options.webhooks?.policy, secret: webhookSecret },
+      ...(options.webhooks?.onFailure && { onFailure: options.webhooks.onFailure }),
+    }
+    const touch = (subscription: SubscriptionRecord): void => subscriptions.touch(subscription)
+    // Events reach a subscription through this process's queues when it is alone; in a cluster, through the
+    // subscription's log in Redis, which a channel on any node reads (docs/cluster.md, "Delivery on the
+    // event log"). The embedded mode keeps its direct path from the router to the socket.
+    const outlets: ChannelOutlets & { close?(): Promise<void> } =
+      shared.eventLog === undefined
+        ? new SubscriptionOutlets({
+            router: events,
+            clock,
+            newQueue: () => new MemoryEventQueue(options.queueCapacity),
+            onActivity: touch,
+            webhook,
+          })
+        : new LoggedSubscriptionOutlets({
+            log: shared.eventLog,
+            router: events,
+            clock,
+            nodeId: options.cluster?.nodeId ?? '',
+            onActivity: touch,
+            onError: (error) => reportError(error, 'the delivery of events failed'),
+            webhook,
+          })
     const subscriptions = new SubscriptionManager(
       directory,
       clock,
+      subscriptionStore,
       outlets,
-      new MemorySupervisionStore(),
-      new WebhookTargets(options.webhooks?.allowedHosts),
-      (error) =>
-        reportError(error, "a removed subscription's supervised users were not given back"),
+      shared.supervision,
+      {
+        webhooks: new WebhookTargets(options.webhooks?.allowedHosts),
+        onBackgroundError: reportError,
+      },
     )
-    sessions.onSessionClosed((session) => subscriptions.sessionClosed(session.sessionId))
+    const subscriptionChanges = await followSubscriptionChanges(
+      subscriptionStore,
+      outlets,
+      (error) => reportError(error, "a subscription's change did not reach this node's delivery"),
+    )
+    sessions.onSessionClosed((session) => {
+      subscriptions
+        .sessionClosed(session.sessionId)
+        .catch((error) =>
+          reportError(error, `the subscriptions of session ${session.sessionId} were not removed`),
+        )
+    })
     sessions.onSessionClosed((session) => void directorySearch.sessionClosed(session.sessionId))
     sessions.start()
-    const throttle = options.throttlePolicies ?? DEFAULT_THROTTLE_POLICIES
-    const authenticator = new Authenticator(directory, clock, {
-      login: new MemoryLoginAttemptStore(throttle.login, 'login'),
-      address: new MemoryLoginAttemptStore(throttle.address, 'address'),
-    })
+    subscriptions.start()
+    const authenticator = new Authenticator(directory, clock, shared.loginAttempts)
     const telephonyDirectory = new DirectoryTelephony(directory)
     const routing = await RoutingService.start({
       store: new SqlRoutingStore(routingTables(db)),
       events,
+      notices,
+      onReloadFailure: (error, loginName) =>
+        reportError(error, `the routing of ${loginName} was not reloaded`),
       resolve: (dialed) => telephonyDirectory.resolve(dialed),
     })
     const comlogStore = new SqlComlogStore(callTables(db))
@@ -273,23 +339,41 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         maxMessageSeconds: options.maxVoiceMessageSeconds,
       }),
     })
-    const telephony: TelephonyService = await TelephonyService.start({
-      ...(options.comlogRecording !== false && {
-        recorder: new CallLogRecorder(telephonyDirectory),
-      }),
-      onCommitted: (committed) => {
-        comlog.engineCommitted(committed)
-        voicemailDeposits.engineCommitted(committed)
+    const telephony = await startTelephony({
+      adapters:
+        options.cluster && shared.redis && options.database.kind === 'postgres'
+          ? await clusterEngineAdapters({
+              target: options.database,
+              db: callTables(db),
+              redis: shared.redis,
+              nodeId: options.cluster.nodeId,
+              onError: reportError,
+            })
+          : embeddedEngineAdapters(callStore, clock),
+      // The node that owns the engine delivers the webhooks too (docs/cluster.md, "Delivery on the event log").
+      onRole: (role) => {
+        if (!(outlets instanceof LoggedSubscriptionOutlets)) return
+        if (role === 'owner') outlets.takeWebhooks()
+        else outlets.leaveWebhooks()
       },
-      onTimerError: (error, timer) =>
-        reportError(error, `the engine's ${timer.command.type} timer failed`),
-      routing: routing.lookup,
-      store: callStore,
-      directory: telephonyDirectory,
-      clock,
-      events,
-      devices: telephonyDirectory.devices(),
-      ...(options.engineSettings && { settings: options.engineSettings }),
+      engine: {
+        ...(options.comlogRecording !== false && {
+          recorder: () => new CallLogRecorder(telephonyDirectory),
+        }),
+        onCommitted: (committed) => {
+          comlog.engineCommitted(committed)
+          voicemailDeposits.engineCommitted(committed)
+        },
+        onTimerError: (error, timer) =>
+          reportError(error, `the engine's ${timer.command.type} timer failed`),
+        routing: routing.lookup,
+        directory: telephonyDirectory,
+        clock,
+        events,
+        devices: telephonyDirectory.devices(),
+        ...(options.engineSettings && { settings: options.engineSettings }),
+      },
+      onError: reportError,
     })
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
@@ -299,7 +383,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const readiness = new Readiness(clock)
     const system = new SystemStatusService({
       clock,
-      health: new MemoryPlatformHealthStore(),
+      health: shared.platformHealth,
       events,
       licenses,
       installedLicenses: () => directory.settings.licenses,
@@ -327,11 +411,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       system,
       clock,
       readiness,
-      health: new NodeHealth([{ name: 'database', probe: () => pingDatabase(db) }]),
+      health: new NodeHealth([
+        { name: 'database', probe: () => pingDatabase(db) },
+        ...shared.checks,
+        // The embedded node owns the engine before it serves; a cluster node must have caught up first.
+        ...(options.cluster ? [engineHealthCheck(telephony)] : []),
+      ]),
       urls,
       cookies: new SessionCookies(options.sessionCookieNames),
       services: new ServiceCatalog(),
       product: PRODUCT,
+      ...(options.cluster && { cluster: { nodeId: options.cluster.nodeId } }),
     }
     // No subscription can exist yet: the event reaches nobody, as in the product without a webhook
     // configured on the server (docs/system-status.md).
@@ -341,12 +431,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       imported: source !== previous,
       completeImport: () => directory.completeImport(),
       clockOffsets: new SqlClockOffsetStore(serviceTables(db)),
+      changeNotices: notices,
       events,
       telephony,
       voicemailDeposits,
       webhookSecret,
       close: async () => {
         outlets.stopWebhooks()
+        await outlets.close?.()
+        subscriptions.stop()
+        await subscriptionChanges.close()
         // An import not stored yet stays so (its hashing would hold the stop for seconds): the next start
         // imports the file again.
         await directory.abandonImport()
@@ -354,10 +448,12 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         await telephony.stop()
         await callStore.close()
         await store.close()
+        await shared?.close()
       },
     }
   } catch (error) {
     await store.close()
+    await shared?.close()
     throw error
   }
 }

@@ -28,7 +28,7 @@ import { callRoutes } from './routes/calls.js'
 import { type AdjustableTime, clockRoutes } from './routes/clock.js'
 import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
-import { faultRoutes, type SessionCloser } from './routes/faults.js'
+import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'
 import { healthRoutes } from './routes/health.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
 import type { ControlTelephony } from './routes/route-support.js'
@@ -56,6 +56,8 @@ export interface ControlPlatform {
   /** The API's readiness and sessions: with both, the fault routes ("Faults"). */
   readiness?: Readiness
   sessions?: SessionCloser
+  /** In a cluster, this node, which a switch-over really ends (docs/cluster.md). */
+  node?: LosableNode
   /** Users' routing: with it, the routing routes ("Routing"). */
   routing?: RoutingService
   /** The communication log: with it, the routes of a user's log ("Communication log"). */
@@ -141,7 +143,13 @@ export async function buildControlApp(
       clock: adjustableClock,
       ...(telephony && { telephony }),
     })
-  if (readiness && sessions) await app.register(faultRoutes, { prefix, readiness, sessions })
+  if (readiness && sessions)
+    await app.register(faultRoutes, {
+      prefix,
+      readiness,
+      sessions,
+      ...(platform.node && { node: platform.node }),
+    })
   if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
   if (system) await app.register(healthRoutes, { prefix, system })

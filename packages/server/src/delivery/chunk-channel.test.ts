@@ -68,6 +68,32 @@ describe('ChunkChannel backpressure', () => {
     expect(queue.size).toBe(0)
   })
 
+  it('tells onDrain once the socket took what waited, after writing the queue, and says when it is paused', () => {
+    const response = new SlowResponse()
+    const queue = new MemoryEventQueue(10)
+    const drains: number[] = []
+    const channel = new ChunkChannel(
+      response as unknown as ServerResponse,
+      queue,
+      new ChunkFraming('CHUNK'),
+      new VirtualClock(),
+      0,
+      { onActivity: () => {}, onClosed: () => {}, onDrain: () => drains.push(queue.size) },
+    )
+    channel.open()
+    response.accepting = false
+    queue.push('{"n":1}')
+    channel.flush()
+    expect(channel.isPaused).toBe(true)
+    queue.push('{"n":2}')
+    channel.flush()
+    response.accepting = true
+    response.emit('drain')
+    expect(channel.isPaused).toBe(false)
+    expect(drains).toEqual([0])
+    expect(response.written.slice(1)).toEqual(['{"n":1}\n', '{"n":2}\n'])
+  })
+
   it('ends the response when closed by the server, once', () => {
     const { response, channel } = setup()
     channel.open()

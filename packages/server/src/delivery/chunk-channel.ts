@@ -22,6 +22,11 @@ export interface ChannelEvents {
   onActivity(): void
   /** The channel ended (client gone, replaced, or closed by the server). */
   onClosed(channel: ChunkChannel): void
+  /**
+   * The socket took what was waiting after it was full ('drain'), and the queue was flushed: a reader of the
+   * shared event log, which acknowledges only what its channel wrote, goes on from here.
+   */
+  onDrain?(): void
 }
 
 /**
@@ -103,6 +108,11 @@ export class ChunkChannel {
     return !this.closed
   }
 
+  /** True while the socket is full: nothing is written until it drains. */
+  get isPaused(): boolean {
+    return this.paused
+  }
+
   private write(chunk: string | Buffer): void {
     if (chunk.length === 0) return
     this.afterWrite(
@@ -118,6 +128,7 @@ export class ChunkChannel {
     full.once('drain', () => {
       this.paused = false
       this.flush()
+      this.events.onDrain?.()
     })
   }
 

@@ -1,11 +1,13 @@
 /**
- * The delivery side of every subscription: its queue, filled from acceptance on; its routes in the
- * event router; its chunk channel when one is open, or its webhook sender. Implements the platform's
- * SubscriptionDelivery port.
+ * The delivery side of every subscription, in the process (the embedded mode): its queue, filled from
+ * acceptance on; its routes in the event router; its chunk channel when one is open, or its webhook sender.
+ * Implements ChannelOutlets; outlets are known by subscription id, and told of each subscription both by the
+ * manager and by the store's changes, so every call is idempotent.
  */
 import type { ServerResponse } from 'node:http'
-import type { Clock, EventQueue, SubscriptionDelivery } from '../platform/ports.js'
-import type { Subscription } from '../platform/subscriptions/subscription.js'
+import type { Clock, EventQueue } from '../platform/ports.js'
+import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
+import type { ChannelOutlets } from './channel-outlets.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
@@ -25,7 +27,8 @@ class Outlet implements EventTarget {
   private readonly rewrites: ReadonlyMap<string, EventRewrite> | undefined
 
   constructor(
-    readonly subscription: Subscription,
+    /** The record it was attached or last rerouted with. */
+    public subscription: SubscriptionRecord,
     readonly queue: EventQueue,
   ) {
     const { dialect } = subscription
@@ -53,7 +56,7 @@ export interface OutletOptions {
   clock: Clock
   newQueue: () => EventQueue
   /** Told of every write on a channel and every delivery a webhook took (the subscription is active). */
-  onActivity: (subscription: Subscription) => void
+  onActivity: (subscription: SubscriptionRecord) => void
   /** How webhook subscriptions are delivered. */
   webhook: {
     transport: WebhookTransport
@@ -62,46 +65,69 @@ export interface OutletOptions {
   }
 }
 
-export class SubscriptionOutlets implements SubscriptionDelivery {
+/** How long a detached subscription stays known as gone: longer than any change takes to reach a node. */
+const GONE_FOR_MS = 60_000
+
+const DONE = Promise.resolve()
+
+export class SubscriptionOutlets implements ChannelOutlets {
   private readonly outlets = new Map<string, Outlet>()
+  /**
+   * The subscriptions detached lately, with when, oldest first: an attach or reroute that arrives after the
+   * removal (a change heard late, a replacement answered after a removal) does not bring one back.
+   */
+  private readonly gone = new Map<string, number>()
 
   constructor(private readonly options: OutletOptions) {}
 
-  attach(subscription: Subscription): void {
+  attach(subscription: SubscriptionRecord): void {
+    const id = subscription.subscriptionId
+    const held = this.outlets.get(id)
+    if (held !== undefined) {
+      if (subscription.revision > held.subscription.revision) this.route(held, subscription)
+      return
+    }
+    if (this.gone.has(id)) return
     const outlet = new Outlet(subscription, this.options.newQueue())
     const { webHookUrl } = subscription
     if (webHookUrl !== undefined) {
       const { clock, onActivity, webhook } = this.options
       outlet.webhook = new WebhookSender({
-        subscriptionId: subscription.subscriptionId,
+        subscriptionId: id,
         url: webHookUrl,
         queue: outlet.queue,
         clock,
         ...webhook,
-        onActivity: () => onActivity(subscription),
+        onActivity: () => onActivity(outlet.subscription),
       })
     }
-    this.outlets.set(subscription.subscriptionId, outlet)
-    this.options.router.route(outlet, subscription.routes)
+    this.outlets.set(id, outlet)
+    this.options.router.route(outlet, subscription.filter.routes)
   }
 
-  reroute(subscription: Subscription): void {
-    const outlet = this.outlets.get(subscription.subscriptionId)
-    if (outlet) this.options.router.route(outlet, subscription.routes)
+  reroute(subscription: SubscriptionRecord): void {
+    this.attach(subscription)
   }
 
-  detach(subscription: Subscription): void {
-    const outlet = this.outlets.get(subscription.subscriptionId)
+  detach(subscriptionId: string): void {
+    this.forget(subscriptionId)
+    const outlet = this.outlets.get(subscriptionId)
     if (outlet === undefined) return
-    this.outlets.delete(subscription.subscriptionId)
+    this.outlets.delete(subscriptionId)
     this.options.router.unroute(outlet)
     outlet.channel?.end()
     outlet.webhook?.stop()
     outlet.queue.clear()
   }
 
-  isQuiet(subscription: Subscription): boolean {
-    return this.outlets.get(subscription.subscriptionId)?.webhook?.isQuiet ?? false
+  /** The queue goes with the outlet (detach); one still held is cleared. */
+  discard(subscriptionId: string): Promise<void> {
+    this.outlets.get(subscriptionId)?.queue.clear()
+    return DONE
+  }
+
+  isQuiet(subscription: SubscriptionRecord): Promise<boolean> {
+    return Promise.resolve(this.outlets.get(subscription.subscriptionId)?.webhook?.isQuiet ?? false)
   }
 
   /**
@@ -120,11 +146,13 @@ export class SubscriptionOutlets implements SubscriptionDelivery {
 
   /**
    * Opens the chunk channel of a subscription on `response`, replacing the one already open (a client
-   * reconnecting). False when the subscription has no outlet (it no longer exists) or is delivered to a
-   * webhook.
+   * reconnecting), attaching it first when it is not known here. False when it is delivered to a webhook, or
+   * was removed.
    */
-  openChannel(subscription: Subscription, response: ServerResponse): boolean {
-    const outlet = this.outlets.get(subscription.subscriptionId)
+  openChannel(subscription: SubscriptionRecord, response: ServerResponse): boolean {
+    const id = subscription.subscriptionId
+    if (!this.outlets.has(id)) this.attach(subscription)
+    const outlet = this.outlets.get(id)
     if (outlet === undefined || outlet.webhook !== undefined) return false
     outlet.channel?.end()
     const { clock, onActivity } = this.options
@@ -135,14 +163,14 @@ export class SubscriptionOutlets implements SubscriptionDelivery {
       clock,
       subscription.keepaliveMinutes * 60_000,
       {
-        onActivity: () => onActivity(subscription),
+        onActivity: () => onActivity(outlet.subscription),
         onClosed: (closed) => {
           if (outlet.channel === closed) outlet.channel = undefined
         },
       },
     )
     outlet.channel = channel
-    onActivity(subscription)
+    onActivity(outlet.subscription)
     channel.open()
     return true
   }
@@ -152,5 +180,22 @@ export class SubscriptionOutlets implements SubscriptionDelivery {
     let count = 0
     for (const outlet of this.outlets.values()) if (outlet.channel?.isOpen) count += 1
     return count
+  }
+
+  /** Its routes become the record's. */
+  private route(outlet: Outlet, subscription: SubscriptionRecord): void {
+    outlet.subscription = subscription
+    this.options.router.route(outlet, subscription.filter.routes)
+  }
+
+  /** Remembers the subscription as gone, and forgets those gone for long enough. */
+  private forget(subscriptionId: string): void {
+    const now = this.options.clock.now()
+    for (const [id, at] of this.gone) {
+      if (now - at < GONE_FOR_MS) break
+      this.gone.delete(id)
+    }
+    this.gone.delete(subscriptionId)
+    this.gone.set(subscriptionId, now)
   }
 }

@@ -6,6 +6,7 @@ import {
   type WebhookFailure,
   type WebhookPost,
   WebhookSender,
+  type WebhookSenderOptions,
   type WebhookSenderState,
   webhookRetryDelay,
 } from './webhook-sender.js'
@@ -49,7 +50,7 @@ class ScriptedTransport {
   }
 }
 
-function setup(capacity = 10) {
+function setup(capacity = 10, extra: Partial<WebhookSenderOptions> = {}) {
   const clock = new VirtualClock()
   const queue = new MemoryEventQueue(capacity)
   const transport = new ScriptedTransport()
@@ -74,6 +75,7 @@ function setup(capacity = 10) {
     },
     onFailure: (failure) => failures.push(failure),
     onTransition: (to) => states.push(to),
+    ...extra,
   })
   const publish = (...names: string[]) => {
     for (const name of names) {
@@ -240,6 +242,37 @@ describe('WebhookSender', () => {
       }),
       event('E4'),
       event('E5'),
+    ])
+  })
+
+  it('tells each delivery over, taken or given up, and numbers deliveries by numberOf when given', async () => {
+    const delivered: number[] = []
+    const kinds: string[] = []
+    const { transport, clock, publish } = setup(10, {
+      onDelivered: (events) => delivered.push(events),
+      numberOf: (kind) => {
+        kinds.push(kind)
+        return 100 + kinds.length
+      },
+    })
+    publish('E1', 'E2')
+    await transport.answer(503)
+    await clock.advance(1000)
+    await transport.answer(503)
+    expect(delivered).toEqual([])
+    await clock.advance(2000)
+    await transport.answer(503)
+    await transport.answer(200)
+    await transport.answer(200)
+    // E1 given up (1), the notice taken (0), E2 taken (1); each attempt of E1 carried its one number.
+    expect(delivered).toEqual([1, 0, 1])
+    expect(kinds).toEqual(['event', 'notice', 'event'])
+    expect(transport.posts.map((post) => post.headers[WEBHOOK_HEADERS.sequence])).toEqual([
+      '101',
+      '101',
+      '101',
+      '102',
+      '103',
     ])
   })
 

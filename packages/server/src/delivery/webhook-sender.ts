@@ -90,6 +90,18 @@ export interface WebhookSenderOptions {
   onFailure?(failure: WebhookFailure): void
   /** Told of every state change (tests assert the sequence). */
   onTransition?(to: WebhookSenderState): void
+  /**
+   * A delivery is over: taken by the receiver, or given up after its last attempt; `events` is 1 for an event, 0
+   * for a notice. The outlets on the shared event log acknowledge the event then, so that a node stopped
+   * mid-delivery leaves it to the next.
+   */
+  onDelivered?(events: number): void
+  /**
+   * The X-Openness-Sequence of a delivery taken from the queue, in place of the sender's own count 1, 2, 3...: on
+   * the shared event log, numbers that a sender on another node goes on from (docs/cluster.md, "Delivery on the
+   * event log").
+   */
+  numberOf?(kind: 'event' | 'notice'): number
 }
 
 /** A failed attempt, as the operator's log shows it. */
@@ -176,10 +188,17 @@ export class WebhookSender {
     const missing = lost + (events.length > 0 ? this.givenUp : 0)
     if (missing > 0) {
       const reason = this.givenUp > 0 ? GIVEN_UP : undefined
-      this.pending.push({ json: lostNotice(missing, reason), isNotice: true })
+      this.pending.push(this.numbered({ json: lostNotice(missing, reason), isNotice: true }))
       this.givenUp = 0
     }
-    for (const json of events) this.pending.push({ json, isNotice: false })
+    for (const json of events) this.pending.push(this.numbered({ json, isNotice: false }))
+  }
+
+  /** The delivery with its number from `numberOf` when given (else numbered at its first attempt). */
+  private numbered(delivery: Delivery): Delivery {
+    const { numberOf } = this.options
+    if (numberOf !== undefined) delivery.sequence = numberOf(delivery.isNotice ? 'notice' : 'event')
+    return delivery
   }
 
   private async post(delivery: Delivery): Promise<void> {
@@ -220,6 +239,7 @@ export class WebhookSender {
     if (taken || this.attempt >= policy.maxAttempts) {
       if (!taken && !delivery.isNotice) this.givenUp += 1
       this.pending.shift()
+      this.options.onDelivered?.(delivery.isNotice ? 0 : 1)
       this.next()
       return
     }

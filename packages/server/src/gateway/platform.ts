@@ -1,5 +1,5 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
-import type { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
+import type { ChannelOutlets } from '../delivery/channel-outlets.js'
 import type { NodeHealth } from '../operations/node-health.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
@@ -13,7 +13,7 @@ import type { Session } from '../platform/sessions/session.js'
 import type { SessionManager } from '../platform/sessions/session-manager.js'
 import type { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
 import type { SystemStatusService } from '../platform/system/system-status-service.js'
-import type { TelephonyService } from '../platform/telephony/telephony-service.js'
+import type { Telephony } from '../platform/telephony/telephony.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import type { SessionCookies } from './cookies.js'
 import type { ServiceCatalog } from './service-catalog.js'
@@ -34,9 +34,9 @@ export interface GatewayPlatform {
   sessions: SessionManager
   authenticator: Authenticator
   subscriptions: SubscriptionManager
-  outlets: SubscriptionOutlets
+  outlets: ChannelOutlets
   /** The call engine: commands of the call-control API, and its state as users see it. */
-  telephony: TelephonyService
+  telephony: Telephony
   /** Users' routing (DND, forward, overflow, remote extension), which the call engine follows. */
   routing: RoutingService
   /** The communication log of each user (docs/comlog.md). */
@@ -59,6 +59,8 @@ export interface GatewayPlatform {
   cookies: SessionCookies
   services: ServiceCatalog
   product: { name: string; type: string; version: string }
+  /** This node's place in a cluster (docs/cluster.md); absent in the embedded mode. */
+  cluster?: { nodeId: string }
 }
 
 /** How a route uses the session cookie. */

@@ -10,6 +10,7 @@ import type { UserRight, UserType } from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
 import type { UserAccount } from '../platform/directory/directory.js'
 import { PlatformError } from '../platform/platform-error.js'
+import type { Telephony } from '../platform/telephony/telephony.js'
 import type { TelephonyQueries } from '../platform/telephony/telephony-queries.js'
 import { type ImpliedUser, loginNameRule, sessionOf } from './access.js'
 
@@ -22,6 +23,8 @@ export interface TelephonyActor {
   user: UserAccount
   loginName: string
   queries: TelephonyQueries
+  /** The engine as this node knows it: to catch up when a call is not found (ownCallCaughtUp). */
+  telephony: Pick<Telephony, 'queries' | 'catchUp'>
 }
 
 /** What a route requires of the session and the user. */
@@ -59,7 +62,8 @@ export function telephonyActor(
       'NOT_ALLOWED',
       `This operation is for ${rule.userType} users only; '${user.loginName}' is ${user.record.type}`,
     )
-  return { user, loginName: user.loginName, queries: request.server.platform.telephony.queries }
+  const { telephony } = request.server.platform
+  return { user, loginName: user.loginName, queries: telephony.queries, telephony }
 }
 
 /**
@@ -114,6 +118,20 @@ export function ownDevice(actor: TelephonyActor, deviceId: string, field = 'devi
 }
 
 /** The call, when the actor is in it; 404 when there is no such call, 403 when it is another's. */
+/**
+ * `ownCall`, after this node caught up with the engine when the call is not the user's here: in a cluster a
+ * client may act on a call it learned of from an event before this node's replica applied the batch that made
+ * it (docs/cluster.md, "The engine across nodes, wired"). The miss costs one read of the change feed; a hit costs
+ * nothing more than `ownCall`.
+ */
+export async function ownCallCaughtUp(actor: TelephonyActor, callRef: string): Promise<string> {
+  if (actor.queries.isInCall(actor.loginName, callRef) || actor.telephony.catchUp === undefined)
+    return ownCall(actor, callRef)
+  await actor.telephony.catchUp()
+  actor.queries = actor.telephony.queries
+  return ownCall(actor, callRef)
+}
+
 export function ownCall(actor: TelephonyActor, callRef: string): string {
   if (actor.queries.isInCall(actor.loginName, callRef)) return callRef
   if (!actor.queries.hasCall(callRef)) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)

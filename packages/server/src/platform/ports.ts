@@ -20,7 +20,6 @@ import type {
   StoredTokenStatus,
 } from './sessions/session-record.js'
 import type { SessionCloseCause } from './sessions/session-state.js'
-import type { Subscription } from './subscriptions/subscription.js'
 import type {
   FilterReplacement,
   SubscriptionChange,
@@ -75,6 +74,11 @@ export interface DirectoryStore {
   saveAccount(account: StoredAccount): Promise<void>
   /** Deletes one account; nothing happens when it does not exist. */
   deleteAccount(loginName: string): Promise<void>
+  /**
+   * Reads one account as last stored, or undefined when there is none (another node changed or deleted it:
+   * docs/cluster.md, "What each node keeps in memory").
+   */
+  loadAccount(loginName: string): Promise<StoredAccount | undefined>
   /** Releases connections. */
   close(): Promise<void>
 }
@@ -97,10 +101,51 @@ export interface ClockOffsetStore {
 export interface RoutingStore {
   /** Every stored profile, by login name (empty when none was stored). */
   loadAll(): Promise<Map<string, RoutingProfile>>
+  /** The stored profile of one user, undefined when none is (another node changed it). */
+  load(loginName: string): Promise<RoutingProfile | undefined>
   /** Inserts or replaces the profile of one user. */
   save(loginName: string, profile: RoutingProfile): Promise<void>
   /** Deletes the profile of one user (back to no routing); nothing happens when none is stored. */
   delete(loginName: string): Promise<void>
+}
+
+/**
+ * What durable state a node holds in memory, by kind: the directory's accounts (key: the login name) and
+ * settings, users' routing profiles (key: the login name), the clock's offset (key: `offset`).
+ */
+export type ChangeTopic = 'directory' | 'routing' | 'clock'
+
+/** The key of a notice that says: reload everything of the topic (an import, or notices possibly missed). */
+export const EVERY_KEY = '*'
+
+/** One node's following of a topic's notices, until closed. */
+export interface ChangeFollower {
+  /** Stops telling the follower; nothing more is told, not even what arrived already. */
+  close(): void
+}
+
+/**
+ * Notices of changes to durable state that every node keeps a copy of in memory (docs/cluster.md, "What
+ * each node keeps in memory"): the node that stored a change announces it, and the other nodes reload what
+ * changed from the store. A notice names what changed, never how: a reload reads the store, so that notices
+ * lost, repeated or out of order cost a read, never a wrong copy. The announcing node has applied its change
+ * already and is not told of it. A node that may have missed notices (its connection to the others dropped,
+ * or a topic not yet followed when they came) tells the topic's followers `EVERY_KEY`: reload everything.
+ */
+export interface ChangeNotices {
+  /**
+   * Tells the other nodes that `key` of `topic` changed in the store (stored already). Resolves once the
+   * notice is sent; never rejects: a notice that could not be sent is reported by the adapter.
+   */
+  announce(topic: ChangeTopic, key: string): Promise<void>
+  /**
+   * Calls `onNotice` with the key of each change to `topic` another node announces from now on, or with
+   * `EVERY_KEY`; at once (in a microtask) with `EVERY_KEY` when notices of the topic came before it was
+   * followed. `onNotice` handles its own failures; what it returns is not awaited.
+   */
+  follow(topic: ChangeTopic, onNotice: (key: string) => void | Promise<void>): ChangeFollower
+  /** Stops following everything and releases what the adapter holds (its connection). */
+  close(): Promise<void>
 }
 
 /**
@@ -195,7 +240,11 @@ export interface EventLogPage {
    * The last sequence number given to an event of the subscription (0 when none was): more events wait beyond
    * this page when it exceeds the last one returned.
    */
-  lastSequence: number
+  lastSequence: number /**
+   * The reader that claimed the log last (`claim`: a channel opened, on any node), while its claim is held; absent
+   * when none did. A reader that finds another one named here was replaced and stops.
+   */
+  reader?: string
 }
 
 /**
@@ -241,30 +290,43 @@ export interface SubscriptionEventLog {
   ): Promise<EventLogPage>
   /**
    * Records that the events through `throughSequence` were delivered and frees them. The acknowledged position
-   * never moves back, nor past the last sequence number given; nothing happens to an unknown subscription.
+   * never moves back, nor past the last sequence number given; nothing happens to an unknown subscription. Given
+   * a `reader`, nothing happens either once another reader claimed the log: a replaced channel, still writing on
+   * its node, cannot move the position past events its successor has not delivered.
    */
-  acknowledge(subscriptionId: string, throughSequence: number): Promise<void>
-  /** Keeps the subscription's events, numbers and position `ttlMs` longer (its subscription is still alive). */
+  acknowledge(subscriptionId: string, throughSequence: number, reader?: string): Promise<void>
+  /**
+   * Makes `reader` the one reader of the subscription's log (a chunk channel opening, on any node: the last open
+   * wins): reads name it from now on (EventLogPage.reader), and acknowledgements by any other reader change
+   * nothing. The claim lives `ttlMs`, renewed by `renew`.
+   */
+  claim(subscriptionId: string, reader: string, ttlMs: number): Promise<void>
+  /** Keeps the subscription's events, numbers, position and claim `ttlMs` longer (it is still alive). */
   renew(subscriptionId: string, ttlMs: number): Promise<void>
-  /** Forgets everything of the subscription: events, sequence numbers, acknowledged position. */
+  /** Forgets everything of the subscription: events, sequence numbers, acknowledged position, claim. */
   drop(subscriptionId: string): Promise<void>
   /** A watcher that calls `onEvents` with the subscriptions whose watched logs received events. */
   openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher>
 }
 
-/** Where subscriptions' events go: the delivery layer queues them and writes them on channels. */
+/**
+ * The delivery side of subscriptions on one node (docs/subscriptions.md; docs/cluster.md, "Subscriptions"): the
+ * routes of every subscription in the node's event router, each subscription's queue, the chunk channels open on
+ * this node and the webhooks it sends. The node that creates, changes or removes a subscription tells its own
+ * delivery at once; every node's delivery is also told by the store's changes (SubscriptionStore.changes), so
+ * each call is idempotent, and a record whose revision is below the one held changes nothing.
+ */
 export interface SubscriptionDelivery {
-  /** Starts queuing the events the subscription selects (before any channel opens). */
-  attach(subscription: Subscription): void
-  /** The subscription's routes changed. */
-  reroute(subscription: Subscription): void
-  /** Closes the subscription's open channel (or stops its webhook) and drops its queue. */
-  detach(subscription: Subscription): void
-  /**
-   * True when nothing waits to be delivered to the subscription's webhook: such a subscription is not
-   * idle (docs/subscriptions.md, "Webhook delivery"). False for chunk-channel subscriptions.
-   */
-  isQuiet(subscription: Subscription): boolean
+  /** The subscription exists: its routes join the router; its queue takes its events from now on. */
+  attach(subscription: SubscriptionRecord): void
+  /** Its filter was replaced: its routes become the record's (attaching it when this node did not know it). */
+  reroute(subscription: SubscriptionRecord): void
+  /** It was removed, on any node: its routes leave, its channel open on this node ends, its webhook here stops. */
+  detach(subscriptionId: string): void
+  /** Called once, by the caller that removed it (the store's claim): its queued events are forgotten. */
+  discard(subscriptionId: string): Promise<void>
+  /** True when nothing waits for a webhook subscription's receiver: the sweep then touches it rather than removing it. */
+  isQuiet(subscription: SubscriptionRecord): Promise<boolean>
 }
 
 /**

@@ -287,6 +287,43 @@ export function directoryStoreConformance(
       expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ZOE, ALICE, BOB, reborn] })
     })
 
+    it('loads one account on loadAccount as last stored, users and administrators alike', async () => {
+      await store.replace(SNAPSHOT)
+      const alice: StoredAccount = {
+        ...ALICE,
+        passwordHash: 'scrypt$16384$8$1$bmV3$bmV3',
+        passwordChangedAt: '2025-01-02T03:04:05.678Z',
+        preferences: { guiLanguage: 'de' },
+      }
+      await store.saveAccount(alice)
+
+      expect(await store.loadAccount('alice')).toStrictEqual(alice)
+      expect(await store.loadAccount('émile')).toStrictEqual(EMILE)
+      expect(await store.loadAccount('Zoë.admin')).toStrictEqual(ZOE)
+      expect(await store.loadAccount('bob')).toStrictEqual(BOB)
+    })
+
+    it('loads undefined on loadAccount for an account deleted, never stored, or of another case', async () => {
+      expect(await store.loadAccount('alice')).toBeUndefined()
+      await store.replace(SNAPSHOT)
+
+      await store.deleteAccount('émile')
+
+      expect(await store.loadAccount('émile')).toBeUndefined()
+      expect(await store.loadAccount('carol')).toBeUndefined()
+      expect(await store.loadAccount('ALICE')).toBeUndefined()
+      expect(await store.loadAccount('zoë.admin')).toBeUndefined()
+    })
+
+    it('keeps what loadAccount answered apart from what it stores', async () => {
+      await store.replace(SNAPSHOT)
+      const loaded = await store.loadAccount('émile')
+      if (loaded === undefined) throw new Error('émile was not loaded')
+      loaded.preferences.guiLanguage = 'changed after load'
+
+      expect(await store.loadAccount('émile')).toStrictEqual(EMILE)
+    })
+
     it('accepts deleteAccount on a store that holds no directory yet', async () => {
       await store.deleteAccount('alice')
 

@@ -62,6 +62,22 @@ export function routingStoreConformance(create: () => Promise<RoutingStoreHandle
     }
   })
 
+  it("loads one user's profile as last saved, and none once deleted or never saved", async () => {
+    const handle = await create()
+    try {
+      await handle.store.save('alice', FORWARDED)
+      await handle.store.save('alice', EVERYTHING)
+      await handle.store.save('bob', FORWARDED)
+      await handle.store.delete('bob')
+      expect(await handle.store.load('alice')).toEqual(EVERYTHING)
+      expect(await handle.store.load('bob')).toBeUndefined()
+      expect(await handle.store.load('nobody')).toBeUndefined()
+      expect(await handle.store.load('ALICE')).toBeUndefined()
+    } finally {
+      await handle.close()
+    }
+  })
+
   it('keeps a copy: changing a saved object afterwards changes nothing stored', async () => {
     const handle = await create()
     try {

@@ -75,13 +75,15 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       expect(await client.get('queue-ack:s')).toBe('2')
     })
 
-    it('sets the time to live given on every key of the subscription, and renews it', async () => {
+    it('sets the time to live given on every key of the subscription (its claim queue-reader:{id} too), and renews it', async () => {
       const client = await fresh()
       const log = redisLog(client)
       await log.append('s', 'e1', 60_000)
       await log.acknowledge('s', 1)
       await log.append('s', 'e2', 60_000)
-      const keys = ['queue:s', 'queue-seq:s', 'queue-ack:s']
+      await log.claim('s', 'channel', 60_000)
+      expect(await client.get('queue-reader:s')).toBe('channel')
+      const keys = ['queue:s', 'queue-seq:s', 'queue-ack:s', 'queue-reader:s']
       for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(55_000)
       await log.renew('s', 120_000)
       for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(115_000)

@@ -221,6 +221,51 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
       expect(delivered).toEqual([3, 4, 5])
     }))
 
+  it('names the reader that claimed a log last, on every node, and ignores a replaced reader’s acknowledgements', () =>
+    withLog(undefined, async (handle) => {
+      const { log } = handle
+      const elsewhere = await handle.other()
+      await appendEvents(log, 's', 1, 4)
+      expect((await log.read('s', 'acknowledged', 10)).reader).toBeUndefined()
+      await log.claim('s', 'channel-b', TTL_MS)
+      await log.acknowledge('s', 1, 'channel-b')
+      await elsewhere.claim('s', 'channel-c', TTL_MS)
+      // The channel replaced on node B still writing: its acknowledgement moves nothing.
+      await log.acknowledge('s', 3, 'channel-b')
+      const page = await log.read('s', 'acknowledged', 10)
+      expect(page).toMatchObject({ after: 1, reader: 'channel-c' })
+      expect(page.events.map((e) => e.sequence)).toEqual([2, 3, 4])
+      await elsewhere.acknowledge('s', 2, 'channel-c')
+      // Without a reader named, an acknowledgement (a webhook's, a test's) counts whoever claimed the log.
+      await log.acknowledge('s', 3)
+      expect(await elsewhere.read('s', 'acknowledged', 10)).toMatchObject({
+        after: 3,
+        reader: 'channel-c',
+        events: [{ sequence: 4 }],
+      })
+    }))
+
+  it('keeps a claim of a log not appended to yet, forgets it with the log, and lets it lapse unless renewed', () =>
+    withLog(undefined, async ({ log, pass }) => {
+      await log.claim('empty', 'channel-a', TTL_MS)
+      expect(await log.read('empty', 'acknowledged', 10)).toEqual({
+        events: [],
+        lost: 0,
+        after: 0,
+        lastSequence: 0,
+        reader: 'channel-a',
+      })
+      await log.drop('empty')
+      expect((await log.read('empty', 0, 10)).reader).toBeUndefined()
+      await log.claim('renewed', 'r', 300)
+      await log.claim('lapsed', 'l', 300)
+      await pass(150)
+      await log.renew('renewed', 300)
+      await pass(250)
+      expect((await log.read('renewed', 0, 10)).reader).toBe('r')
+      expect((await log.read('lapsed', 0, 10)).reader).toBeUndefined()
+    }))
+
   it('appends one event to many subscriptions at once, each numbered in its own log', () =>
     withLog(undefined, async ({ log }) => {
       await appendEvents(log, 'b', 1, 2)

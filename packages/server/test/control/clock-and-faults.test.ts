@@ -285,7 +285,7 @@ describe('POST /faults/switch-over', () => {
     })
     await channel.ended
     expect(await service.running.platform.sessions.openCount()).toBe(0)
-    expect(service.running.platform.subscriptions.size).toBe(0)
+    expect(await service.running.platform.subscriptions.count()).toBe(0)
     expectNotReady(
       await api('/api/rest/1.0/users/alice', alice),
       5,

@@ -55,6 +55,15 @@ function refused(response: LightMyRequestResponse, message: RegExp): void {
   expect(body).toEqual({ status: 'REFUSED', message: expect.stringMatching(message) })
 }
 
+/** The subscriptions removed from now on: id, state and cause, as the removal told them. */
+function removals(): { subscriptionId: string; state: string; cause: string | undefined }[] {
+  const removed: { subscriptionId: string; state: string; cause: string | undefined }[] = []
+  subscriptions.onSubscriptionRemoved(({ subscriptionId, state, cause }) =>
+    removed.push({ subscriptionId, state, cause }),
+  )
+  return removed
+}
+
 /** Subscribes administrator `cookie` to telephony events of `ids`. */
 const supervise = (cookie: string, ...ids: string[]) =>
   post(cookie, { filter: { selectors: [{ names: ['telephony'], ids }] }, version: '1.0' })
@@ -75,7 +84,7 @@ describe('POST /subscriptions: accepted', () => {
     expect(body.publicPollingUrl?.endsWith(channel)).toBe(true)
     expect(body.privatePollingUrl?.endsWith(channel)).toBe(true)
 
-    const kept = subscriptions.find(body.subscriptionId)
+    const kept = await subscriptions.find(body.subscriptionId)
     expect(kept).toMatchObject({
       owner: 'alice',
       admin: false,
@@ -93,7 +102,7 @@ describe('POST /subscriptions: accepted', () => {
     const first = accepted(await post(alice, TELEPHONY))
     const second = accepted(await post(alice, TELEPHONY))
     expect(first.subscriptionId).not.toBe(second.subscriptionId)
-    expect(subscriptions.size).toBe(2)
+    expect(await subscriptions.count()).toBe(2)
   })
 
   it('accepts the trailing-slash form /subscriptions/ (wire facts 4)', async () => {
@@ -105,13 +114,13 @@ describe('POST /subscriptions: accepted', () => {
     const alice = await openSession(app, 'alice')
     const body = accepted(await post(alice, { ...TELEPHONY, mode: 'CHUNK_MULTIPART' }))
     expect(body.mode).toBe('CHUNK_MULTIPART')
-    expect(subscriptions.find(body.subscriptionId)?.mode).toBe('CHUNK_MULTIPART')
+    expect((await subscriptions.find(body.subscriptionId))?.mode).toBe('CHUNK_MULTIPART')
   })
 
   it.each([0, 2, 60])('accepts timeout %i', async (timeout) => {
     const alice = await openSession(app, 'alice')
     const body = accepted(await post(alice, { ...TELEPHONY, timeout }))
-    expect(subscriptions.find(body.subscriptionId)?.timeoutMinutes).toBe(timeout)
+    expect((await subscriptions.find(body.subscriptionId))?.timeoutMinutes).toBe(timeout)
   })
 
   it.each([
@@ -122,7 +131,7 @@ describe('POST /subscriptions: accepted', () => {
   ])('accepts timeout %i with keepalive %i', async (timeout, keepalive) => {
     const alice = await openSession(app, 'alice')
     const body = accepted(await post(alice, { ...TELEPHONY, timeout, keepalive }))
-    expect(subscriptions.find(body.subscriptionId)).toMatchObject({
+    expect(await subscriptions.find(body.subscriptionId)).toMatchObject({
       timeoutMinutes: timeout,
       keepaliveMinutes: keepalive,
     })
@@ -138,7 +147,9 @@ describe('POST /subscriptions: accepted', () => {
       status: 'ACCEPTED',
       format: 'JSON',
     })
-    expect(subscriptions.find(body.subscriptionId)?.webHookUrl).toBe('http://127.0.0.1:9/o2g')
+    expect((await subscriptions.find(body.subscriptionId))?.webHookUrl).toBe(
+      'http://127.0.0.1:9/o2g',
+    )
     const channel = await app.inject({
       method: 'POST',
       url: `/api/rest/1.0/notifications/${body.subscriptionId}`,
@@ -200,7 +211,7 @@ describe('POST /subscriptions: accepted', () => {
         '{"filter":{"selectors":[{"names":["telephony"],"ids":[]},{"names":["system"],"ids":[]}]},"version":"1.0","timeout":0}',
       ),
     )
-    expect(subscriptions.find(node.subscriptionId)?.routes).toEqual([
+    expect((await subscriptions.find(node.subscriptionId))?.routes).toEqual([
       { eventNames: [...EVENT_PACKAGES.telephony], loginNames: ['alice'] },
     ])
     const admin = await openSession(app, 'admin')
@@ -211,7 +222,7 @@ describe('POST /subscriptions: accepted', () => {
         '{"version":"1.0","timeout":10,"filter":{"selectors":[{"names":["rti"],"ids":["*"]}]}}',
       ),
     )
-    expect(subscriptions.find(java.subscriptionId)?.routes).toEqual([])
+    expect((await subscriptions.find(java.subscriptionId))?.routes).toEqual([])
     accepted(
       await raw(
         admin,
@@ -246,7 +257,7 @@ describe('POST /subscriptions: accepted', () => {
   it('accepts an administrator subscription listing users, and counts them', async () => {
     const admin = await openSession(app, 'admin')
     const body = accepted(await supervise(admin, 'alice', 'bob'))
-    expect(subscriptions.find(body.subscriptionId)?.supervisedUsers).toEqual(
+    expect((await subscriptions.find(body.subscriptionId))?.supervisedUsers).toEqual(
       new Set(['alice', 'bob']),
     )
     expect(await subscriptions.supervision.count()).toBe(2)
@@ -357,13 +368,17 @@ describe('POST /subscriptions: refused (400, status REFUSED, message naming the 
     // A subscription already held, to see that a refusal changes nothing.
     if (login === 'admin') accepted(await supervise(cookie, 'bob'))
     else accepted(await post(cookie, TELEPHONY))
-    const before = { size: subscriptions.size, count: await subscriptions.supervision.count() }
+    const before = {
+      size: await subscriptions.count(),
+      count: await subscriptions.supervision.count(),
+    }
 
     refused(await post(cookie, body), message)
 
-    expect({ size: subscriptions.size, count: await subscriptions.supervision.count() }).toEqual(
-      before,
-    )
+    expect({
+      size: await subscriptions.count(),
+      count: await subscriptions.supervision.count(),
+    }).toEqual(before)
   })
 
   it('answers a missing version with RestErrorInfo BAD_PARAMETER naming it', async () => {
@@ -374,7 +389,7 @@ describe('POST /subscriptions: refused (400, status REFUSED, message naming the 
       'BAD_PARAMETER',
       /version/,
     )
-    expect(subscriptions.size).toBe(0)
+    expect(await subscriptions.count()).toBe(0)
   })
 
   it('answers a selector with empty names with RestErrorInfo BAD_PARAMETER', async () => {
@@ -385,7 +400,7 @@ describe('POST /subscriptions: refused (400, status REFUSED, message naming the 
       'BAD_PARAMETER',
       /names/,
     )
-    expect(subscriptions.size).toBe(0)
+    expect(await subscriptions.count()).toBe(0)
   })
 })
 
@@ -395,7 +410,7 @@ describe('the license a session needs (TELEPHONY_ADVANCED, MESSAGING or CONFEREN
     expectRestError(await post(dave, TELEPHONY), 403, 'NOT_ALLOWED', /TELEPHONY_ADVANCED/)
     expectRestError(await put(dave, TELEPHONY.filter), 403, 'NOT_ALLOWED')
     expectRestError(await remove(dave, 'a'.repeat(32)), 403, 'NOT_ALLOWED')
-    expect(subscriptions.size).toBe(0)
+    expect(await subscriptions.count()).toBe(0)
   })
 
   it('lets a user holding MESSAGING only subscribe', async () => {
@@ -438,7 +453,7 @@ describe('PUT /subscriptions: filter replacement', () => {
     const response = await put(alice, { selectors: [{ names: ['OnPreferencesChanged'] }] })
     expect(response.statusCode, response.body).toBe(204)
     expect(response.body).toBe('')
-    const kept = subscriptions.find(subscriptionId)
+    const kept = await subscriptions.find(subscriptionId)
     expect(kept?.routes).toEqual([{ eventNames: ['OnPreferencesChanged'], loginNames: ['alice'] }])
     expect(kept).toMatchObject({
       timeoutMinutes: 30,
@@ -451,13 +466,14 @@ describe('PUT /subscriptions: filter replacement', () => {
   it('refuses a bad filter with 400 REFUSED and keeps the old one', async () => {
     const alice = await openSession(app, 'alice')
     const { subscriptionId } = accepted(await post(alice, TELEPHONY))
-    const before = subscriptions.find(subscriptionId)?.routes
+    const before = await subscriptions.find(subscriptionId)
     refused(await put(alice, { selectors: [{ names: ['telephony', 'user'] }] }), /one package only/)
     refused(await put(alice, { selectors: [{ names: ['user'], ids: ['bob'] }] }), /'bob'/)
     refused(await put(alice, { selectors: [] }), /at least one selector/)
     refused(await put(alice, {}), /at least one selector/)
-    expect(subscriptions.find(subscriptionId)?.routes).toBe(before)
-    expect(subscriptions.find(subscriptionId)?.routes).toEqual([
+    // Untouched: not replaced once (the stored revision is the one read before).
+    expect((await subscriptions.find(subscriptionId))?.revision).toBe(before?.revision)
+    expect((await subscriptions.find(subscriptionId))?.routes).toEqual([
       { eventNames: [...EVENT_PACKAGES.telephony], loginNames: ['alice'] },
     ])
   })
@@ -475,10 +491,10 @@ describe('PUT /subscriptions: filter replacement', () => {
     expect(
       await put(alice, { selectors: [{ names: ['user'] }] }, second.subscriptionId),
     ).toHaveProperty('statusCode', 204)
-    expect(subscriptions.find(first.subscriptionId)?.routes[0]?.eventNames).toEqual([
+    expect((await subscriptions.find(first.subscriptionId))?.routes[0]?.eventNames).toEqual([
       ...EVENT_PACKAGES.telephony,
     ])
-    expect(subscriptions.find(second.subscriptionId)?.routes[0]?.eventNames).toEqual([
+    expect((await subscriptions.find(second.subscriptionId))?.routes[0]?.eventNames).toEqual([
       ...EVENT_PACKAGES.user,
     ])
   })
@@ -495,7 +511,7 @@ describe('PUT /subscriptions: filter replacement', () => {
     accepted(await post(alice, TELEPHONY))
     expectRestError(await put(alice, TELEPHONY.filter, subscriptionId), 404, 'NOT_FOUND')
     expectRestError(await put(alice, TELEPHONY.filter, 'f'.repeat(32)), 404, 'NOT_FOUND')
-    expect(subscriptions.find(subscriptionId)?.owner).toBe('bob')
+    expect((await subscriptions.find(subscriptionId))?.owner).toBe('bob')
   })
 })
 
@@ -503,13 +519,12 @@ describe('DELETE /subscriptions/{subscriptionId}', () => {
   it('removes the subscription (204); again answers 404', async () => {
     const alice = await openSession(app, 'alice')
     const { subscriptionId } = accepted(await post(alice, TELEPHONY))
-    const kept = subscriptions.find(subscriptionId)
+    const removed = removals()
     const response = await remove(alice, subscriptionId)
     expect(response.statusCode, response.body).toBe(204)
     expect(response.body).toBe('')
-    expect(subscriptions.find(subscriptionId)).toBeUndefined()
-    expect(kept?.state).toBe('REMOVED')
-    expect(kept?.cause).toBe('DELETED')
+    expect(await subscriptions.find(subscriptionId)).toBeUndefined()
+    expect(removed).toEqual([{ subscriptionId, state: 'REMOVED', cause: 'DELETED' }])
     expectRestError(await remove(alice, subscriptionId), 404, 'NOT_FOUND', /subscription/)
     expectRestError(await put(alice, TELEPHONY.filter), 404, 'NOT_FOUND')
   })
@@ -520,17 +535,17 @@ describe('DELETE /subscriptions/{subscriptionId}', () => {
     const { subscriptionId } = accepted(await post(alice, TELEPHONY))
     accepted(await post(aliceAgain, TELEPHONY))
     expectRestError(await remove(aliceAgain, subscriptionId), 404, 'NOT_FOUND')
-    expect(subscriptions.find(subscriptionId)?.isActive).toBe(true)
+    expect((await subscriptions.find(subscriptionId))?.isActive).toBe(true)
   })
 
   it('removes the subscriptions of a session that closes', async () => {
     const alice = await openSession(app, 'alice')
     const { subscriptionId } = accepted(await post(alice, TELEPHONY))
-    const kept = subscriptions.find(subscriptionId)
+    const removed = removals()
     await app.inject({ method: 'DELETE', url: SESSIONS, headers: { cookie: alice } })
-    expect(subscriptions.find(subscriptionId)).toBeUndefined()
-    expect(kept?.cause).toBe('SESSION_CLOSED')
-    expect(subscriptions.size).toBe(0)
+    expect(await subscriptions.find(subscriptionId)).toBeUndefined()
+    expect(removed).toEqual([{ subscriptionId, state: 'REMOVED', cause: 'SESSION_CLOSED' }])
+    expect(await subscriptions.count()).toBe(0)
   })
 })
 
@@ -585,7 +600,7 @@ describe('the supervision counter across administrator subscriptions (2 TELEPHON
     refused(await postTo(admin, 'carol'), LIMIT)
     refused(await postTo(operator, 'bob', 'carol'), LIMIT)
     expect(await count()).toBe(2)
-    expect(limitedSubscriptions.size).toBe(3)
+    expect(await limitedSubscriptions.count()).toBe(3)
 
     expect((await deleteFrom(admin, first.subscriptionId)).statusCode).toBe(204)
     expect(await count()).toBe(1) // bob is still held by the two other subscriptions
@@ -605,7 +620,7 @@ describe('the supervision counter across administrator subscriptions (2 TELEPHON
 
     await limited.app.inject({ method: 'DELETE', url: SESSIONS, headers: { cookie: admin } })
     expect(await count()).toBe(0)
-    expect(limitedSubscriptions.size).toBe(0)
+    expect(await limitedSubscriptions.count()).toBe(0)
   })
 
   it('refuses the whole subscription when one listed user has no license, counting nobody', async () => {
@@ -622,14 +637,14 @@ describe('the supervision counter across administrator subscriptions (2 TELEPHON
     // Swapping alice for carol keeps two users: fits.
     expect((await putTo(admin, first.subscriptionId, 'bob', 'carol')).statusCode).toBe(204)
     expect(await count()).toBe(2)
-    expect(limitedSubscriptions.find(first.subscriptionId)?.supervisedUsers).toEqual(
+    expect((await limitedSubscriptions.find(first.subscriptionId))?.supervisedUsers).toEqual(
       new Set(['bob', 'carol']),
     )
 
     // Three users do not fit: refused, the old filter and the count stay.
     refused(await putTo(admin, first.subscriptionId, 'alice', 'bob', 'carol'), LIMIT)
     expect(await count()).toBe(2)
-    expect(limitedSubscriptions.find(first.subscriptionId)?.routes).toEqual([
+    expect((await limitedSubscriptions.find(first.subscriptionId))?.routes).toEqual([
       { eventNames: [...EVENT_PACKAGES.telephony], loginNames: ['bob', 'carol'] },
     ])
 

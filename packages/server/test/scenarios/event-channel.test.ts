@@ -163,10 +163,14 @@ describe('the chunk channel', () => {
     await setLanguage(cookie, 'fr')
     await client.next()
     await service.clock.advance(119_000)
-    expect(service.running.platform.subscriptions.find(subscription.subscriptionId)).toBeDefined()
+    expect(
+      await service.running.platform.subscriptions.find(subscription.subscriptionId),
+    ).toBeDefined()
     await service.clock.advance(1_000)
     await client.ended
-    expect(service.running.platform.subscriptions.find(subscription.subscriptionId)).toBeUndefined()
+    expect(
+      await service.running.platform.subscriptions.find(subscription.subscriptionId),
+    ).toBeUndefined()
     const again = await channel(subscription.privatePollingUrl)
     expect(again.status).toBe(404)
   })
@@ -180,7 +184,9 @@ describe('the chunk channel', () => {
       await service.clock.advance(60_000)
       expect(await client.next()).toMatchObject({ text: 'keepalive' })
     }
-    expect(service.running.platform.subscriptions.find(subscription.subscriptionId)).toBeDefined()
+    expect(
+      await service.running.platform.subscriptions.find(subscription.subscriptionId),
+    ).toBeDefined()
   })
 
   it('closes the open channel and drops the queue on DELETE /subscriptions/{id}', async () => {
@@ -221,7 +227,9 @@ describe('the chunk channel', () => {
     await client.next()
     expect((await http('DELETE', '/api/rest/1.0/sessions', cookie)).status).toBe(204)
     await client.ended
-    expect(service.running.platform.subscriptions.find(subscription.subscriptionId)).toBeUndefined()
+    expect(
+      await service.running.platform.subscriptions.find(subscription.subscriptionId),
+    ).toBeUndefined()
   })
 
   it('follows the session: its expiry removes a timeout-0 subscription', async () => {
@@ -231,7 +239,9 @@ describe('the chunk channel', () => {
     await client.next()
     await service.clock.advance(60 * 60_000)
     await client.ended
-    expect(service.running.platform.subscriptions.find(subscription.subscriptionId)).toBeUndefined()
+    expect(
+      await service.running.platform.subscriptions.find(subscription.subscriptionId),
+    ).toBeUndefined()
   })
 
   it('frames CHUNK_MULTIPART channels as multipart/mixed', async () => {

@@ -92,7 +92,7 @@ describe('the drain before a stop', () => {
     await channel.ended
     expect(service.running.platform.outlets.openChannels).toBe(0)
     // The subscription stays: its channel can be opened again (on another node, in cluster mode).
-    expect(service.running.platform.subscriptions.find(subscriptionId)).toBeDefined()
+    expect(await service.running.platform.subscriptions.find(subscriptionId)).toBeDefined()
     const again = await openChannel(privatePollingUrl)
     clients.push(again)
     expect(await again.next()).toMatchObject({ eventName: 'OnChannelInformation' })

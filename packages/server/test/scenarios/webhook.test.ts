@@ -181,7 +181,7 @@ describe('webhook delivery: nominal', () => {
     const cookie = await openSession(app, 'alice')
     await subscribe(cookie, nodeSdkBody(receiver.url))
     await app.inject({ method: 'DELETE', url: '/api/rest/1.0/sessions', headers: { cookie } })
-    expect(service.running.platform.subscriptions.size).toBe(0)
+    expect(await service.running.platform.subscriptions.count()).toBe(0)
     const other = await openSession(app, 'alice')
     await setLanguage(other, 'fr')
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -197,12 +197,12 @@ describe('webhook delivery: nominal', () => {
     const response = await subscribe(cookie, { ...nodeSdkBody(receiver.url), timeout: 2 })
     const { subscriptionId } = response.json<{ subscriptionId: string }>()
     await service.clock.advance(5 * 60_000)
-    expect(subscriptions.find(subscriptionId)).toBeDefined()
+    expect(await subscriptions.find(subscriptionId)).toBeDefined()
     receiver.status = 503
     await setLanguage(cookie, 'fr')
     // Attempt after attempt, 1, 2, 4 … 30 s apart: removed 2 minutes after the event began to wait.
     let waited = 0
-    for (let attempt = 1; subscriptions.find(subscriptionId) !== undefined; attempt += 1) {
+    for (let attempt = 1; (await subscriptions.find(subscriptionId)) !== undefined; attempt += 1) {
       await answers(attempt)
       const delay = Math.min(30_000, 1000 * 2 ** (attempt - 1))
       await service.clock.advance(delay)
@@ -258,7 +258,7 @@ describe('webhook delivery: off-nominal', () => {
         status: 'REFUSED',
         message: expect.stringMatching(/^webHookUrl: host .* is not allowed/),
       })
-      expect(service.running.platform.subscriptions.size).toBe(0)
+      expect(await service.running.platform.subscriptions.count()).toBe(0)
       await setLanguage(cookie, 'fr')
       expect(targets).toEqual([])
     },

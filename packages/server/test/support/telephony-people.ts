@@ -12,6 +12,14 @@ export interface TestPerson {
   lastName: string
 }
 
+/** Four people on devices 1001 to 1004: the engine tests' usual cast. */
+export const FOUR_PEOPLE: Readonly<Record<string, TestPerson>> = {
+  '1001': { loginName: 'alice', firstName: 'Alice', lastName: 'Martin' },
+  '1002': { loginName: 'bob', firstName: 'Bob', lastName: 'Durand' },
+  '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Petit' },
+  '1004': { loginName: 'dave', firstName: 'Dave', lastName: 'Roux' },
+}
+
 /** The engine's view of `people`: a device's owner, and a dialed device id's destination. */
 export function telephonyDirectoryOf(
   people: Readonly<Record<string, TestPerson>>,

@@ -15,6 +15,8 @@ export interface ReceivedRequest {
 
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = []
+  /** The status answered to each request, in order. */
+  readonly answered: number[] = []
   /** The status of the next answers; the test changes it. */
   status = 200
   private waiters: (() => void)[] = []
@@ -43,7 +45,9 @@ export class WebhookReceiver {
           body,
           json,
         })
-        response.writeHead(receiver?.status ?? 500).end()
+        const status = receiver?.status ?? 500
+        receiver?.answered.push(status)
+        response.writeHead(status).end()
       })
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -9,26 +9,25 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import type { CallStore, EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import { answerOn } from '../../src/platform/telephony/engine-owner-term.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
 import {
+  ANSWERED_REQUESTS_KEPT,
   allCalls,
   callOf,
   type EngineCommand,
+  initialState,
+  withAnswered,
 } from '../../src/platform/telephony/telephony-state.js'
 import { startPlatform } from '../../src/service.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
 import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
-import { devicesOf, type TestPerson, telephonyDirectoryOf } from '../support/telephony-people.js'
+import { devicesOf, FOUR_PEOPLE, telephonyDirectoryOf } from '../support/telephony-people.js'
 import { TEST_SCRYPT_COST } from '../support/test-service.js'
 import { VirtualClock } from '../support/virtual-clock.js'
 
-const people: Record<string, TestPerson> = {
-  '1001': { loginName: 'alice', firstName: 'Alice', lastName: 'Martin' },
-  '1002': { loginName: 'bob', firstName: 'Bob', lastName: 'Durand' },
-  '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Petit' },
-  '1004': { loginName: 'dave', firstName: 'Dave', lastName: 'Roux' },
-}
+const people = FOUR_PEOPLE
 const directory = telephonyDirectoryOf(people)
 const devices = devicesOf(people)
 
@@ -546,5 +545,55 @@ describe('the telephony service in the running platform', () => {
     } finally {
       await second.close()
     }
+  })
+})
+
+describe('TelephonyService and forwarded requests (docs/cluster.md, "The engine across nodes, wired")', () => {
+  it('stores the id of a forwarded request with the batch that ran it, and the call it made', async () => {
+    const store = new MemoryCallStore()
+    const service = await start(store, new VirtualClock(), new RecordingSink())
+    const { callRef } = await service.execute(makeCall('alice', '1001', '1002'), 'request-1')
+    await service.execute({ type: 'answer', loginName: 'bob', callRef: callRef ?? '' }, 'request-2')
+    await service.execute(makeCall('carol', '1003', '1004'))
+
+    const stored = await store.load()
+    expect(stored?.answered).toStrictEqual([
+      { requestId: 'request-1', callRef },
+      { requestId: 'request-2' },
+    ])
+    await service.stop()
+  })
+
+  it('keeps the last full batch of them, the oldest forgotten first', () => {
+    let state = initialState([])
+    for (let i = 0; i < ANSWERED_REQUESTS_KEPT + 3; i++)
+      state = withAnswered(state, `r${i}`, undefined)
+    expect(state.answered).toHaveLength(ANSWERED_REQUESTS_KEPT)
+    expect(state.answered?.[0]).toStrictEqual({ requestId: 'r3' })
+    expect(state.answered?.at(-1)).toStrictEqual({ requestId: `r${ANSWERED_REQUESTS_KEPT + 2}` })
+  })
+
+  it("answers a request its stored state remembers as run from there, without running it again (a dead owner's)", async () => {
+    const store = new MemoryCallStore()
+    const sink = new RecordingSink()
+    const first = await start(store, new VirtualClock(), sink)
+    const request = { kind: 'command' as const, command: makeCall('alice', '1001', '1002') }
+    const answered = await answerOn(first)(request, 'request-1')
+    await first.stop()
+    // The next owner loads what the first stored; the request comes to it again, unanswered.
+    const next = await start(store, new VirtualClock(), sink)
+    const events = sink.events.length
+    const again = await answerOn(next)(request, 'request-1')
+
+    expect(again.result.callRef).toBe(answered.result.callRef)
+    expect(allCalls(next.state)).toHaveLength(1)
+    expect(sink.events.length).toBe(events)
+    // Another request runs.
+    await answerOn(next)(
+      { kind: 'command', command: makeCall('carol', '1003', '1004') },
+      'request-2',
+    )
+    expect(allCalls(next.state)).toHaveLength(2)
+    await next.stop()
   })
 })

@@ -16,6 +16,15 @@ export interface SessionCloser {
   closeAll(cause: SessionCloseCause): Promise<number>
 }
 
+/**
+ * A node of a cluster (docs/cluster.md): there a switch-over is real, the loss of the node that was asked, which
+ * the other nodes survive with every session; `lose` ends this node's process at once, as `kill -9` does.
+ */
+export interface LosableNode {
+  nodeId: string
+  lose(): void
+}
+
 /** How long the API is not ready after a switch-over when the body does not say. */
 export const DEFAULT_SWITCH_OVER_SECONDS = 5
 
@@ -33,7 +42,16 @@ const CurrentFault = Type.Object(
   { title: 'ControlCurrentFault' },
 )
 const SwitchOverResult = Type.Object(
-  { fault: Fault, sessionsClosed: Type.Integer() },
+  {
+    fault: Fault,
+    sessionsClosed: Type.Integer(),
+    nodeLost: Type.Optional(
+      Type.String({
+        description:
+          'in a cluster: the node that answered, which ends right after (sessions stay, on the other nodes)',
+      }),
+    ),
+  },
   { title: 'ControlSwitchOver' },
 )
 const NotReady = secondsBody(
@@ -51,7 +69,9 @@ const tags = ['faults']
 export const faultRoutes: FastifyPluginAsyncTypebox<{
   readiness: Readiness
   sessions: SessionCloser
-}> = async (app, { readiness, sessions }) => {
+  /** Set in a cluster: the switch-over is this node's real loss, not a simulation. */
+  node?: LosableNode
+}> = async (app, { readiness, sessions, node }) => {
   const shown = (fault: Unreadiness) => ({
     type: fault.cause,
     since: isoTime(fault.since),
@@ -102,15 +122,23 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{
         description:
           'Every open session closes (its licenses released, its subscriptions removed and their chunk ' +
           'channels closed); the API answers 503 NOT_READY meanwhile, then 403 INVALID_SESSION to the ' +
-          'old sessions. Calls in progress stay.',
+          'old sessions. Calls in progress stay. In a cluster the switch-over is real: the node that ' +
+          'answered ends at once (nodeLost), and the others keep every session, subscription and call.',
         tags,
         body: SwitchOver,
         response: { 200: SwitchOverResult, ...errorResponses(400, 401) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const fields = bodyOf(request.body, ['seconds'])
       const ms = secondsField(fields, 'seconds', DEFAULT_SWITCH_OVER_SECONDS)
+      if (node !== undefined) {
+        // The answer goes out first; then the node ends as a crashed one does, with no drain and no goodbye.
+        reply.raw.once('finish', () => node.lose())
+        const now = isoTime(Date.now())
+        const fault = { type: 'SWITCH_OVER' as const, since: now, until: now, remainingSeconds: 0 }
+        return { fault, sessionsClosed: 0, nodeLost: node.nodeId }
+      }
       const fault = readiness.notReadyFor(ms, 'SWITCH_OVER')
       const sessionsClosed = await sessions.closeAll('SWITCH_OVER')
       return { fault: shown(fault), sessionsClosed }

@@ -6,9 +6,13 @@ import { REST_ERROR_TYPES, type RestErrorInfo, restErrorInfo } from '@openness/w
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { PlatformError } from '../../platform/platform-error.js'
+import { EngineRequestTimeoutError } from '../../platform/telephony/engine-request-timeout-error.js'
 import { RestError } from '../rest-error.js'
 import { RouteMethods } from '../route-methods.js'
 import { describeValidationError } from '../validation-message.js'
+
+/** What `Retry-After` says when the call engine did not answer: a new owner takes over within about a second. */
+const ENGINE_RETRY_AFTER_SECONDS = 1
 
 function send(reply: FastifyReply, body: RestErrorInfo & { httpStatus: string }, status: number) {
   return reply.code(status).type('application/json; charset=utf-8').send(body)
@@ -73,6 +77,20 @@ export const errorHandler = fp(
           reply,
           restErrorInfo(error.type, error.message, options),
           REST_ERROR_TYPES[error.type].status,
+        )
+      }
+      if (error instanceof EngineRequestTimeoutError) {
+        // The call engine's owner did not answer a forwarded command (cluster mode: an owner changing, ~1 s).
+        // It was not run (the owner does not start a request past its bound): the client retries.
+        request.log.warn({ err: error }, 'the call engine did not answer in time')
+        reply.header('retry-after', String(ENGINE_RETRY_AFTER_SECONDS))
+        return send(
+          reply,
+          restErrorInfo(
+            'NOT_READY',
+            `The call engine did not answer in time; retry in ${ENGINE_RETRY_AFTER_SECONDS} s`,
+          ),
+          503,
         )
       }
       const known = fromFastifyError(error, request)

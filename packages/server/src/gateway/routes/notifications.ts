@@ -3,8 +3,11 @@
  * the polling URL, without the session cookie: the unguessable subscriptionId in the URL authorises it.
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
+import { restErrorInfo } from '@openness/wire'
 import { PlatformError } from '../../platform/platform-error.js'
 import { errorResponses } from '../error-responses.js'
+
+const GONE = 'No such subscription: subscribe again and open its polling URL'
 
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { subscriptions, outlets } = app.platform
@@ -23,19 +26,19 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { ...errorResponses(404) },
       },
       handler: async (request, reply) => {
-        const subscription = subscriptions.find(request.params.subscriptionId)
-        if (subscription === undefined)
-          throw new PlatformError(
-            'NOT_FOUND',
-            'No such subscription: subscribe again and open its polling URL',
-          )
+        const subscription = await subscriptions.find(request.params.subscriptionId)
+        if (subscription === undefined) throw new PlatformError('NOT_FOUND', GONE)
         if (subscription.webHookUrl !== undefined)
           throw new PlatformError(
             'NOT_SUPPORTED',
             'This subscription delivers its events to its webHookUrl: it has no chunk channel',
           )
         reply.hijack()
-        outlets.openChannel(subscription, reply.raw)
+        if (outlets.openChannel(subscription.record, reply.raw)) return
+        // Removed since it was found, its removal heard meanwhile: answered as if it had not been found.
+        reply.raw
+          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify(restErrorInfo('NOT_FOUND', GONE)))
       },
     })
   }

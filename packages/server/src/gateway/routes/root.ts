@@ -29,7 +29,8 @@ export const rootRoutes: FastifyPluginAsyncTypebox = async (app) => {
           productName: product.name,
           productType: product.type,
           productVersion: { major, minor },
-          haMode: false,
+          // The cluster mode goes beyond the specification's primary/secondary pair (docs/cluster.md).
+          haMode: app.platform.cluster !== undefined,
         },
         versions: API_VERSIONS.map((id, index) => ({
           id,

@@ -106,7 +106,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      subscriptions.delete(sessionOf(request), request.params.subscriptionId)
+      await subscriptions.delete(sessionOf(request), request.params.subscriptionId)
       return reply.code(204).send(null)
     },
   )

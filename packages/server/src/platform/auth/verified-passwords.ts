@@ -4,7 +4,8 @@
  * (docs/decisions.md, "Verified passwords"). What is kept is an HMAC-SHA256 of the password under a key
  * drawn at start and never stored, next to the stored hash it matched; only a correct password is ever
  * kept, so a wrong one always costs a full verification. An entry lapses after `ttlSeconds`, and as
- * soon as the account's hash changes (a new password has a new salt, hence another hash string).
+ * soon as the account's hash changes (a new password has a new salt, hence another hash string): the
+ * directory then forgets it, whichever node the change was made on.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Clock } from '../ports.js'
@@ -52,6 +53,16 @@ export class VerifiedPasswords {
       const oldest = this.#entries.keys().next().value
       if (oldest !== undefined) this.#entries.delete(oldest)
     }
+  }
+
+  /** Forgets what was verified against `passwordHash` (the account's password changed, maybe on another node). */
+  forget(passwordHash: string): void {
+    this.#entries.delete(passwordHash)
+  }
+
+  /** Forgets everything (the whole directory was reloaded). */
+  clear(): void {
+    this.#entries.clear()
   }
 
   /** How many entries are kept (lapsed ones included until looked up). */

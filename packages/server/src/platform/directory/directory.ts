@@ -2,8 +2,10 @@
  * The directory of the platform held in memory for hot reads (session lookup, the acting user), written
  * through to the durable DirectoryStore on every change. The changes themselves are planned elsewhere
  * (directory-provisioning.ts for the control plane, account-changes.ts for a user's own account); the
- * Directory runs them one at a time and carries them out.
+ * Directory runs them one at a time and carries them out, and tells the other nodes of a cluster which
+ * accounts changed, reloading in turn those they change (docs/cluster.md, "What each node keeps in memory").
  */
+import { isDeepStrictEqual } from 'node:util'
 import type {
   ClirMode,
   SupervisedAccountType,
@@ -15,7 +17,14 @@ import type {
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { VerifiedPasswords } from '../auth/verified-passwords.js'
-import type { Clock, DirectorySnapshot, DirectoryStore, EventSink } from '../ports.js'
+import {
+  type ChangeNotices,
+  type Clock,
+  type DirectorySnapshot,
+  type DirectoryStore,
+  EVERY_KEY,
+  type EventSink,
+} from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserAccount } from './account.js'
 import { AccountChanges, SETTABLE_CLIR_MODES } from './account-changes.js'
 import type { DirectoryChange } from './directory-change.js'
@@ -49,6 +58,19 @@ export interface DirectoryWatcher {
   drop(loginName: string): void
 }
 
+/** What a directory may be given besides its store and source. */
+export interface DirectoryOptions {
+  /** Passwords verified lately, which a login then need not verify again (none: every login verifies). */
+  verified?: VerifiedPasswords
+  /**
+   * The other nodes of a cluster: told of each account this node stores or deletes (and of an import
+   * stored), and telling this node of theirs, which it reloads from the store. None: a node alone.
+   */
+  notices?: ChangeNotices
+  /** Told of a reload that failed: the node keeps its copy as it was until the next notice of it. */
+  onReloadFailure?: (error: unknown, loginName: string) => void
+}
+
 /** Users, administrators and directory-wide settings; the one door through which they change. */
 export class Directory {
   private readonly watchers: DirectoryWatcher[] = []
@@ -66,6 +88,8 @@ export class Directory {
   /** The import the directory started from while it is not stored yet; see {@link completeImport}. */
   private importing: { imported: DirectoryImport; passwords: ImportedPasswords } | undefined
   private importCompleted: Promise<void> | undefined
+  /** Reloads under way of what another node changed, by login name (or EVERY_KEY); empty on a node alone. */
+  private readonly reloading = new Map<string, Promise<void>>()
 
   /**
    * Starts from `source`: the directory as stored, or an import not stored yet whose passwords are still
@@ -77,9 +101,11 @@ export class Directory {
     private readonly hasher: PasswordHasher,
     clock: Clock,
     private readonly events: EventSink,
-    /** Passwords verified lately, which a login then need not verify again (none: every login verifies). */
-    private readonly verified?: VerifiedPasswords,
+    options: DirectoryOptions = {},
   ) {
+    this.verified = options.verified
+    this.notices = options.notices
+    this.onReloadFailure = options.onReloadFailure ?? (() => {})
     const snapshot = 'snapshot' in source ? source.snapshot : source
     if ('snapshot' in source)
       this.importing = {
@@ -90,10 +116,18 @@ export class Directory {
     for (const account of snapshot.accounts) this.index(account)
     this.provisioning = new DirectoryProvisioning(this, hasher)
     this.accountChanges = new AccountChanges(this, hasher, clock)
+    this.notices?.follow('directory', (loginName) => this.reload(loginName))
   }
 
-  /** Directory-wide settings: company, numbering plan, licenses, languages. */
-  readonly settings: DirectorySettings
+  private readonly verified: VerifiedPasswords | undefined
+  private readonly notices: ChangeNotices | undefined
+  private readonly onReloadFailure: (error: unknown, loginName: string) => void
+
+  /**
+   * Directory-wide settings: company, numbering plan, licenses, languages. Replaced only when another
+   * node stored an import (the directory file changed), never changed in place.
+   */
+  settings: DirectorySettings
 
   /** Every account, users and administrators. */
   accounts(): IterableIterator<StoredAccount> {
@@ -222,6 +256,9 @@ export class Directory {
 
   /** The account when `password` is its password, else undefined; the same time for unknown accounts. */
   async verifyPassword(loginName: string, password: string): Promise<StoredAccount | undefined> {
+    // Another node changed the account and its reload is under way: its password may be the change.
+    if (this.reloading.size > 0)
+      await (this.reloading.get(loginName) ?? this.reloading.get(EVERY_KEY))
     const account = this.findAccount(loginName)
     const imported = this.importing?.passwords.hashOf(loginName)
     const hash = imported === undefined ? account?.passwordHash : await imported
@@ -249,6 +286,7 @@ export class Directory {
       await this.store.replace(snapshot)
       for (const account of snapshot.accounts) this.index(account)
       this.importing = undefined
+      await this.notices?.announce('directory', EVERY_KEY)
     })
     return this.importCompleted
   }
@@ -334,15 +372,57 @@ export class Directory {
       const change = plan()
       if (change.delete !== undefined) {
         await this.store.deleteAccount(change.delete)
-        this.unindex(change.delete)
+        this.forget(change.delete)
       }
       for (const account of change.save) {
         await this.store.saveAccount(account)
         this.index(account)
       }
       for (const event of change.events) this.events.publish(event)
+      if (this.notices !== undefined) await this.announce(this.notices, change)
       return change.result
     })
+  }
+
+  /** Tells the other nodes which accounts the change stored or deleted, once it is all stored. */
+  private async announce(notices: ChangeNotices, change: DirectoryChange<unknown>): Promise<void> {
+    const changed = change.save.map((account) => account.loginName)
+    if (change.delete !== undefined) changed.unshift(change.delete)
+    await Promise.all(changed.map((loginName) => notices.announce('directory', loginName)))
+  }
+
+  /**
+   * Reloads what another node changed (`EVERY_KEY`: everything), in turn with this node's own changes, once
+   * the import it started from is stored; the watchers follow as they follow a change made here.
+   */
+  private reload(loginName: string): Promise<void> {
+    const imported = this.completeImport()
+    const reloaded = this.enqueue(async () => {
+      await imported
+      if (loginName === EVERY_KEY) await this.reloadAll()
+      else {
+        const account = await this.store.loadAccount(loginName)
+        if (account === undefined) this.forget(loginName)
+        else if (!isDeepStrictEqual(account, this.byLoginName.get(loginName))) this.index(account)
+      }
+    }).catch((error: unknown) => this.onReloadFailure(error, loginName))
+    this.reloading.set(loginName, reloaded)
+    void reloaded.then(() => {
+      if (this.reloading.get(loginName) === reloaded) this.reloading.delete(loginName)
+    })
+    return reloaded
+  }
+
+  /** Reloads the whole directory as stored: settings and every account. */
+  private async reloadAll(): Promise<void> {
+    const snapshot = await this.store.load()
+    if (snapshot === undefined) return
+    this.settings = snapshot.settings
+    const stored = new Set(snapshot.accounts.map((account) => account.loginName))
+    for (const loginName of [...this.byLoginName.keys()])
+      if (!stored.has(loginName)) this.forget(loginName)
+    for (const account of snapshot.accounts)
+      if (!isDeepStrictEqual(account, this.byLoginName.get(account.loginName))) this.index(account)
   }
 
   /** Runs `task` once every task queued before it is done, whether they succeeded or not. */
@@ -369,7 +449,11 @@ export class Directory {
   }
 
   private index(account: StoredAccount): void {
+    const previousHash = this.byLoginName.get(account.loginName)?.passwordHash
     this.unindex(account.loginName)
+    // A password verified against the previous hash no longer opens the account.
+    if (previousHash !== undefined && previousHash !== account.passwordHash)
+      this.verified?.forget(previousHash)
     this.byLoginName.set(account.loginName, account)
     for (const watcher of this.watchers) watcher.put(account)
     if (account.kind !== 'USER') return
@@ -381,6 +465,13 @@ export class Directory {
     for (const device of record.devices ?? []) {
       if (device.id && !this.byDeviceId.has(device.id)) this.byDeviceId.set(device.id, account)
     }
+  }
+
+  /** Forgets a deleted account, with the password last verified for it. */
+  private forget(loginName: string): void {
+    const hash = this.byLoginName.get(loginName)?.passwordHash
+    this.unindex(loginName)
+    if (hash !== undefined) this.verified?.forget(hash)
   }
 
   /** Forgets the account and every index entry that leads to it. */

@@ -2,7 +2,8 @@
  * Users' routing (docs/routing.md; wire facts 8.3): every profile loaded at start and read from memory (the
  * call engine reads it on each command through `lookup`), each change checked, stored, then announced with
  * OnRoutingStateChanged; a refused change answers 400 with RestErrorInfo.routing and is announced with
- * OnRoutingManagementFailed.
+ * OnRoutingManagementFailed. In a cluster, each node tells the others whose profile it stored, and reloads
+ * those they store (docs/cluster.md, "What each node keeps in memory").
  */
 import type {
   Destination,
@@ -14,7 +15,7 @@ import type {
   RoutingState,
 } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
-import type { EventSink, RoutingStore } from '../ports.js'
+import { type ChangeNotices, EVERY_KEY, type EventSink, type RoutingStore } from '../ports.js'
 import type { Endpoint } from '../telephony/telephony-state.js'
 import {
   type ForwardTarget,
@@ -45,6 +46,10 @@ export interface RoutingServiceOptions {
   events: EventSink
   /** What a dialed number reaches (the call engine's directory): forward destinations are checked with it. */
   resolve: (dialed: string) => Endpoint | undefined
+  /** The other nodes of a cluster: told of each profile stored here, telling of theirs. None: a node alone. */
+  notices?: ChangeNotices
+  /** Told of a reload that failed: the node keeps its copy as it was until the next notice of it. */
+  onReloadFailure?: (error: unknown, loginName: string) => void
 }
 
 /** The most users a forward chain is followed through when checking a new forward for a loop. */
@@ -55,6 +60,8 @@ export class RoutingService {
   readonly #events: EventSink
   readonly #resolve: (dialed: string) => Endpoint | undefined
   readonly #profiles: Map<string, RoutingProfile>
+  readonly #notices: ChangeNotices | undefined
+  readonly #onReloadFailure: (error: unknown, loginName: string) => void
   /** The tail of the queue of changes: each is checked against, and stored after, the previous one. */
   #queue: Promise<unknown> = Promise.resolve()
 
@@ -63,9 +70,13 @@ export class RoutingService {
     this.#events = options.events
     this.#resolve = options.resolve
     this.#profiles = profiles
+    this.#notices = options.notices
+    this.#onReloadFailure = options.onReloadFailure ?? (() => {})
+    // Notices that came while the profiles loaded make this first one EVERY_KEY: nothing is missed.
+    this.#notices?.follow('routing', (loginName) => this.#reload(loginName))
   }
 
-  /** Loads every stored profile. */
+  /** Loads every stored profile, then follows the other nodes' changes. */
   static async start(options: RoutingServiceOptions): Promise<RoutingService> {
     return new RoutingService(options, await options.store.loadAll())
   }
@@ -187,7 +198,26 @@ export class RoutingService {
         this.#profiles.set(user.loginName, profile)
       }
       this.#announce(user)
+      await this.#notices?.announce('routing', user.loginName)
     })
+  }
+
+  /**
+   * Reloads the profile another node stored (`EVERY_KEY`: every profile), in turn with this node's changes.
+   * The node that stored it published OnRoutingStateChanged: nothing is published here.
+   */
+  #reload(loginName: string): Promise<void> {
+    return this.#enqueue(async () => {
+      if (loginName === EVERY_KEY) {
+        const all = await this.#store.loadAll()
+        this.#profiles.clear()
+        for (const [login, profile] of all) this.#profiles.set(login, profile)
+        return
+      }
+      const profile = await this.#store.load(loginName)
+      if (profile === undefined) this.#profiles.delete(loginName)
+      else this.#profiles.set(loginName, profile)
+    }).catch((error: unknown) => this.#onReloadFailure(error, loginName))
   }
 
   #announce(user: RoutingUser): void {

@@ -1,10 +1,10 @@
 /**
  * The subscription lifecycle (specification, "States and transitions", subscription table) as a table of
- * moves, and the Subscription record that follows it: nothing moves after REMOVED.
+ * moves, and the Subscription view of a stored record.
  */
 import { describe, expect, it } from 'vitest'
-import { PlatformError } from '../platform-error.js'
 import { Subscription } from './subscription.js'
+import type { SubscriptionRecord } from './subscription-record.js'
 import {
   canTransition,
   SUBSCRIPTION_TRANSITIONS,
@@ -36,70 +36,58 @@ describe('subscription transition table', () => {
   })
 })
 
-function subscription(): Subscription {
-  return new Subscription({
-    subscriptionId: 'a'.repeat(32),
-    sessionId: 'session-1',
-    owner: 'admin',
-    admin: true,
-    mode: 'CHUNK',
-    timeoutMinutes: 10,
-    keepaliveMinutes: 0,
+const RECORD: SubscriptionRecord = {
+  subscriptionId: 'a'.repeat(32),
+  sessionId: 'session-1',
+  owner: 'admin',
+  admin: true,
+  mode: 'CHUNK',
+  version: '1.0',
+  timeoutMinutes: 10,
+  keepaliveMinutes: 0,
+  filter: {
+    selectors: [{ names: ['OnCallCreated'], ids: ['alice'] }],
     routes: [{ eventNames: ['OnCallCreated'], loginNames: ['alice'] }],
-    supervisedUsers: new Set(['alice']),
-    createdAt: 1_000,
-  })
+    supervisedUsers: ['alice'],
+  },
+  createdAt: 1_000,
+  lastActivityAt: 2_000,
+  expiresAt: 602_000,
+  revision: 2,
+  state: 'ACCEPTED',
 }
 
-describe('Subscription', () => {
-  it('starts ACCEPTED, active, with no remove cause', () => {
-    const created = subscription()
-    expect(created.state).toBe('ACCEPTED')
-    expect(created.isActive).toBe(true)
-    expect(created.cause).toBeUndefined()
-    expect(created.lastActivityAt).toBe(1_000)
-  })
-
-  it('replaces its filter and stays ACCEPTED; other parameters stay', () => {
-    const created = subscription()
-    created.replaceFilter(
-      [{ eventNames: ['OnUserInfoChanged'], loginNames: ['bob'] }],
-      new Set(['bob']),
-      2_000,
-    )
-    expect(created.state).toBe('ACCEPTED')
-    expect(created.routes).toEqual([{ eventNames: ['OnUserInfoChanged'], loginNames: ['bob'] }])
-    expect([...created.supervisedUsers]).toEqual(['bob'])
-    expect(created.lastActivityAt).toBe(2_000)
-    expect(created).toMatchObject({ mode: 'CHUNK', timeoutMinutes: 10, keepaliveMinutes: 0 })
+// The moves themselves are the store's (test/conformance/subscription-store.ts: a filter replaced from its
+// revision, removed once, nothing after) and the manager's (test/gateway/subscriptions.test.ts).
+describe('Subscription, the view of a stored record', () => {
+  it('is ACCEPTED and active while stored, with no remove cause', () => {
+    const stored = Subscription.fromRecord(RECORD)
+    expect(stored.state).toBe('ACCEPTED')
+    expect(stored.isActive).toBe(true)
+    expect(stored.cause).toBeUndefined()
+    expect(stored).toMatchObject({
+      subscriptionId: RECORD.subscriptionId,
+      sessionId: 'session-1',
+      owner: 'admin',
+      admin: true,
+      mode: 'CHUNK',
+      timeoutMinutes: 10,
+      keepaliveMinutes: 0,
+      lastActivityAt: 2_000,
+      revision: 2,
+    })
+    expect(stored.routes).toEqual([{ eventNames: ['OnCallCreated'], loginNames: ['alice'] }])
+    expect(stored.supervisedUsers).toEqual(new Set(['alice']))
+    expect(stored.record).toBe(RECORD)
   })
 
   it.each<SubscriptionRemoveCause>(['DELETED', 'IDLE_TIMEOUT', 'SESSION_CLOSED'])(
-    'is removed with cause %s',
+    'of a removal with cause %s: REMOVED, no longer active, with its cause',
     (cause) => {
-      const created = subscription()
-      created.remove(cause)
-      expect(created.state).toBe('REMOVED')
-      expect(created.isActive).toBe(false)
-      expect(created.cause).toBe(cause)
+      const removed = Subscription.fromRecord({ ...RECORD, state: 'REMOVED', removeCause: cause })
+      expect(removed.state).toBe('REMOVED')
+      expect(removed.isActive).toBe(false)
+      expect(removed.cause).toBe(cause)
     },
   )
-
-  it('refuses every move after REMOVED with NOT_FOUND, and keeps its first cause and filter', () => {
-    const removed = subscription()
-    removed.remove('DELETED')
-    const replace = () => removed.replaceFilter([], new Set(), 3_000)
-    expect(replace).toThrow(PlatformError)
-    expect(replace).toThrow(/no longer exists/)
-    try {
-      removed.remove('SESSION_CLOSED')
-      expect.unreachable()
-    } catch (error) {
-      expect(error).toBeInstanceOf(PlatformError)
-      expect((error as PlatformError).type).toBe('NOT_FOUND')
-    }
-    expect(removed.cause).toBe('DELETED')
-    expect(removed.routes).toEqual([{ eventNames: ['OnCallCreated'], loginNames: ['alice'] }])
-    expect(removed.lastActivityAt).toBe(1_000)
-  })
 })

@@ -1,110 +1,66 @@
-/** One accepted subscription: whose it is, what it selects, how it is delivered, when it was last active. */
+/**
+ * One subscription as its store holds it now: whose it is, what it selects, how it is delivered, when it was
+ * last active. A view of a SubscriptionRecord, built for each request (docs/cluster.md, "Subscriptions"):
+ * nothing of it lives between requests, and two views of one subscription are the same subscription when
+ * their ids are.
+ */
 import type { NotificationMode } from '@openness/wire'
-import { PlatformError } from '../platform-error.js'
 import type { ClientDialect } from './client-dialect.js'
 import type { SubscriptionRoute } from './subscription-filter.js'
-import {
-  canTransition,
-  type SubscriptionLifecycle,
-  type SubscriptionRemoveCause,
-} from './subscription-state.js'
+import type { SubscriptionRecord } from './subscription-record.js'
+import type { SubscriptionLifecycle, SubscriptionRemoveCause } from './subscription-state.js'
 
-/** What a subscription is created with. */
-export interface SubscriptionInit {
-  subscriptionId: string
-  /** The session that owns it; its subscriptions go with it. */
-  sessionId: string
-  /** The login the owning session acts as. */
-  owner: string
-  admin: boolean
-  mode: NotificationMode
-  /** Idle timeout in minutes; 0 follows the session. */
-  timeoutMinutes: number
-  /** Minutes between keepalive messages on the channel; 0 for none. */
-  keepaliveMinutes: number
-  /** Where events are POSTed instead of a chunk channel (docs/subscriptions.md, "Webhook delivery"). */
-  webHookUrl?: string
-  routes: SubscriptionRoute[]
-  supervisedUsers: Set<string>
-  createdAt: number
-  /** The SDK that subscribed, when it gets variants of some events (client-dialect.ts). */
-  dialect?: ClientDialect | undefined
-}
-
-/** A subscription. Only `transition` changes its state. */
 export class Subscription {
   readonly subscriptionId: string
+  /** The session that owns it; its subscriptions go with it. */
   readonly sessionId: string
+  /** The login the owning session acts as. */
   readonly owner: string
   readonly admin: boolean
   readonly mode: NotificationMode
+  /** Idle timeout in minutes; 0 follows the session. */
   readonly timeoutMinutes: number
+  /** Minutes between keepalive messages on the channel; 0 for none. */
   readonly keepaliveMinutes: number
+  /** The SDK that subscribed, when it gets variants of some events (client-dialect.ts). */
   readonly dialect: ClientDialect | undefined
+  /** Where events are POSTed instead of a chunk channel (docs/subscriptions.md, "Webhook delivery"). */
   readonly webHookUrl: string | undefined
-  private currentRoutes: SubscriptionRoute[]
-  private currentSupervised: Set<string>
-  private currentState: SubscriptionLifecycle = 'ACCEPTED'
-  private removeCause: SubscriptionRemoveCause | undefined
-  /**
-   * Last activity (channel opened, event or keepalive written, filter changed; for a webhook, a delivery
-   * taken or events starting to wait), ms since the epoch.
-   */
-  lastActivityAt: number
+  readonly routes: readonly SubscriptionRoute[]
+  /** The users an administrator subscription supervises (counted against TELEPHONY_ADVANCED). */
+  readonly supervisedUsers: ReadonlySet<string>
+  /** Last activity as stored (channel opened, something written, filter replaced), ms since the epoch. */
+  readonly lastActivityAt: number
+  /** The filter's revision: what a replacement compares. */
+  readonly revision: number
+  readonly state: SubscriptionLifecycle
+  /** Why it was removed, in the view of a removal. */
+  readonly cause: SubscriptionRemoveCause | undefined
 
-  constructor(init: SubscriptionInit) {
-    this.subscriptionId = init.subscriptionId
-    this.sessionId = init.sessionId
-    this.owner = init.owner
-    this.admin = init.admin
-    this.mode = init.mode
-    this.timeoutMinutes = init.timeoutMinutes
-    this.keepaliveMinutes = init.keepaliveMinutes
-    this.dialect = init.dialect
-    this.webHookUrl = init.webHookUrl
-    this.currentRoutes = init.routes
-    this.currentSupervised = init.supervisedUsers
-    this.lastActivityAt = init.createdAt
+  private constructor(readonly record: SubscriptionRecord) {
+    this.subscriptionId = record.subscriptionId
+    this.sessionId = record.sessionId
+    this.owner = record.owner
+    this.admin = record.admin
+    this.mode = record.mode
+    this.timeoutMinutes = record.timeoutMinutes
+    this.keepaliveMinutes = record.keepaliveMinutes
+    this.dialect = record.dialect
+    this.webHookUrl = record.webHookUrl
+    this.routes = record.filter.routes
+    this.supervisedUsers = new Set(record.filter.supervisedUsers)
+    this.lastActivityAt = record.lastActivityAt
+    this.revision = record.revision
+    this.state = record.state
+    this.cause = record.removeCause
   }
 
-  get state(): SubscriptionLifecycle {
-    return this.currentState
-  }
-
-  get cause(): SubscriptionRemoveCause | undefined {
-    return this.removeCause
+  /** The view of a stored record (ACCEPTED), or of the record a removal answered (REMOVED, with its cause). */
+  static fromRecord(record: SubscriptionRecord): Subscription {
+    return new Subscription(record)
   }
 
   get isActive(): boolean {
-    return this.currentState === 'ACCEPTED'
-  }
-
-  get routes(): readonly SubscriptionRoute[] {
-    return this.currentRoutes
-  }
-
-  /** The users an administrator subscription supervises (counted against TELEPHONY_ADVANCED). */
-  get supervisedUsers(): ReadonlySet<string> {
-    return this.currentSupervised
-  }
-
-  /** Replaces the filter (PUT /subscriptions): other parameters stay. */
-  replaceFilter(routes: SubscriptionRoute[], supervisedUsers: Set<string>, now: number): void {
-    this.transition('ACCEPTED')
-    this.currentRoutes = routes
-    this.currentSupervised = supervisedUsers
-    this.lastActivityAt = now
-  }
-
-  /** Marks the subscription removed; the owner releases its channel, queue and licenses. */
-  remove(cause: SubscriptionRemoveCause): void {
-    this.transition('REMOVED')
-    this.removeCause = cause
-  }
-
-  private transition(to: SubscriptionLifecycle): void {
-    if (!canTransition(this.currentState, to))
-      throw new PlatformError('NOT_FOUND', `Subscription ${this.subscriptionId} no longer exists`)
-    this.currentState = to
+    return this.state === 'ACCEPTED'
   }
 }

@@ -8,13 +8,13 @@ const request: EngineRequest = { kind: 'snapshot', loginName: 'alice' }
 describe('runEngineRequest and settleEngineOutcome', () => {
   it('carries an answer through JSON unchanged', async () => {
     const answer = { result: { callRef: 'c1', events: [] }, batch: 3 }
-    const outcome = await runEngineRequest(async () => answer, request)
+    const outcome = await runEngineRequest(async () => answer, request, 'r1')
     expect(settleEngineOutcome(JSON.parse(JSON.stringify(outcome)))).toEqual(answer)
   })
 
   it('rebuilds a refusal through JSON as the same PlatformError', async () => {
     const refusal = new PlatformError('NOT_EXPECTED', 'The call is not on hold', 'state ACTIVE')
-    const outcome = await runEngineRequest(async () => Promise.reject(refusal), request)
+    const outcome = await runEngineRequest(async () => Promise.reject(refusal), request, 'r1')
     const rebuilt = (() => {
       try {
         settleEngineOutcome(JSON.parse(JSON.stringify(outcome)))
@@ -34,6 +34,7 @@ describe('runEngineRequest and settleEngineOutcome', () => {
     const outcome = await runEngineRequest(
       async () => Promise.reject(new Error('disk full')),
       request,
+      'r1',
     )
     expect(outcome).toEqual({ failed: 'disk full' })
     expect(() => settleEngineOutcome({ failed: 'disk full' })).toThrow(/disk full/)
@@ -43,6 +44,7 @@ describe('runEngineRequest and settleEngineOutcome', () => {
     const outcome = await runEngineRequest(
       async () => Promise.reject(new EngineFencedError(4, 5)),
       request,
+      'r1',
     )
     expect(outcome).toBeUndefined()
   })

@@ -25,7 +25,11 @@ export interface EngineAnswer {
 }
 
 /** Runs a request on the owner's engine; resolves once it is stored, rejects as TelephonyService does. */
-export type EngineRequestHandler = (request: EngineRequest) => Promise<EngineAnswer>
+/** Runs a forwarded request on the owner; `requestId` is its id (the same on each attempt to run it). */
+export type EngineRequestHandler = (
+  request: EngineRequest,
+  requestId: string,
+) => Promise<EngineAnswer>
 
 /** How a request ended, as the owner sends it back and remembers it: plain JSON. */
 export type EngineOutcome =
@@ -49,9 +53,10 @@ export type EngineOutcome =
 export async function runEngineRequest(
   handler: EngineRequestHandler,
   request: EngineRequest,
+  requestId: string,
 ): Promise<EngineOutcome | undefined> {
   try {
-    return { answer: await handler(request) }
+    return { answer: await handler(request, requestId) }
   } catch (error) {
     if (error instanceof EngineFencedError) return undefined
     if (error instanceof PlatformError)

@@ -22,6 +22,7 @@ import {
   type EngineSettings,
   execute,
 } from './call-engine.js'
+import type { Telephony } from './telephony.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
 import {
@@ -31,6 +32,7 @@ import {
   initialState,
   type PendingTimer,
   type TelephonyState,
+  withAnswered,
 } from './telephony-state.js'
 
 /** The most commands stored in one transaction; the others wait for the next. */
@@ -112,7 +114,7 @@ interface Step {
   fail(error: unknown): void
 }
 
-export class TelephonyService {
+export class TelephonyService implements Telephony {
   readonly #store: CallStore
   readonly #clock: Clock
   readonly #events: EventSink
@@ -189,7 +191,7 @@ export class TelephonyService {
    * stored and its events published. Rejects with the engine's PlatformError (nothing changed) or the
    * store's error (nothing changed either: the state goes back to the last one stored).
    */
-  execute(command: EngineCommand): Promise<CommandResult> {
+  execute(command: EngineCommand, requestId?: string): Promise<CommandResult> {
     if (this.#stopped) return Promise.reject(stoppedError())
     const now = this.#clock.now()
     let result: EngineResult
@@ -199,6 +201,9 @@ export class TelephonyService {
       return Promise.reject(error)
     }
     const { callRef, events } = result
+    // A forwarded request is remembered in the state its batch stores (TelephonyState.answered).
+    if (requestId !== undefined)
+      result = { ...result, state: withAnswered(result.state, requestId, callRef) }
     return new Promise((resolve, reject) => {
       this.#run(result, now, {
         done: () => resolve({ ...(callRef !== undefined && { callRef }), events }),

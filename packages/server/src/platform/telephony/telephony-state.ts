@@ -118,6 +118,41 @@ export interface TelephonyState {
    * engine's change feed to follow. Absent in the embedded mode: its saves write what they wrote before.
    */
   batch?: number
+  /**
+   * The requests other nodes forwarded that this state's batches ran, the latest last (at most
+   * ANSWERED_REQUESTS_KEPT), stored in the same transaction as their effect: a new owner that claims a request
+   * its dying predecessor stored but never answered answers it from here instead of running it twice
+   * (docs/cluster.md, "The engine across nodes, wired"). Absent in the embedded mode, which forwards nothing.
+   */
+  answered?: AnsweredRequest[]
+}
+
+/** A forwarded request the engine ran: its id, and the call it made, if it made one. */
+export interface AnsweredRequest {
+  requestId: string
+  callRef?: string
+}
+
+/**
+ * How many answered requests a state keeps: one full batch (the runtime's largest), since only the requests of
+ * the batches stored just before an owner died can be unanswered; about 11 KB of the rest row at most.
+ */
+export const ANSWERED_REQUESTS_KEPT = 256
+
+/** `state` with `requestId` (and the call it made) remembered among the requests answered. */
+export function withAnswered(
+  state: TelephonyState,
+  requestId: string,
+  callRef: string | undefined,
+): TelephonyState {
+  const kept = state.answered ?? []
+  const answered = [
+    ...(kept.length >= ANSWERED_REQUESTS_KEPT
+      ? kept.slice(kept.length - ANSWERED_REQUESTS_KEPT + 1)
+      : kept),
+    { requestId, ...(callRef !== undefined && { callRef }) },
+  ]
+  return { ...state, answered }
 }
 
 /** Commands the engine runs (one per operation of the telephony API, plus timers and simulation). */

@@ -23,6 +23,19 @@ import { EngineRequestTimeoutError } from '../../platform/telephony/engine-reque
 
 /** How long a node waits for the owner's answer by default: longer than a failover (~1 s). */
 export const DEFAULT_ENGINE_REQUEST_TIMEOUT_MS = 5_000
+/**
+ * The owner starts a request no later than this before its submitter gives up (its deadline is the bound less
+ * this), so that a request it started has the time to be stored and answered: a submitter that answers 503
+ * after its bound can tell its client that the command was not run. A batch takes milliseconds; a second is
+ * ample, also on a loaded machine.
+ */
+export const ENGINE_REQUEST_START_MARGIN_MS = 1_000
+
+/** The latest time the owner may start a request submitted at `now` whose submitter waits `timeoutMs`. */
+export function requestDeadline(now: number, timeoutMs: number): number {
+  return now + Math.max(timeoutMs / 2, timeoutMs - ENGINE_REQUEST_START_MARGIN_MS)
+}
+
 /** How long an answer is remembered by default, for a request taken again after its owner died. */
 export const DEFAULT_ENGINE_ANSWER_RETENTION_MS = 5 * 60_000
 
@@ -79,7 +92,7 @@ export class MemoryEngineCommandQueue implements EngineCommandQueue {
       const entry: Entry = {
         requestId,
         request,
-        deadline: this.#clock.now() + this.#timeoutMs,
+        deadline: requestDeadline(this.#clock.now(), this.#timeoutMs),
         takenBy: undefined,
       }
       this.#entries.push(entry)
@@ -196,7 +209,7 @@ class MemoryEngineCommandConsumer implements EngineCommandConsumer {
     }
     const outcome =
       remembered === undefined
-        ? runEngineRequest(this.#handler, entry.request)
+        ? runEngineRequest(this.#handler, entry.request, entry.requestId)
         : Promise.resolve(remembered)
     const finishing = outcome.then((settled) => {
       this.#underWay.delete(finishing)

@@ -10,6 +10,11 @@ export class MemoryRoutingStore implements RoutingStore {
     return new Map(entries.map(([login, json]) => [login, JSON.parse(json) as RoutingProfile]))
   }
 
+  async load(loginName: string): Promise<RoutingProfile | undefined> {
+    const json = this.#profiles.get(loginName)
+    return json === undefined ? undefined : (JSON.parse(json) as RoutingProfile)
+  }
+
   async save(loginName: string, profile: RoutingProfile): Promise<void> {
     // Kept as JSON, as the SQL store keeps it: what was saved cannot change behind the store's back.
     this.#profiles.set(loginName, JSON.stringify(profile))

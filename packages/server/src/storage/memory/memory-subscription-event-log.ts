@@ -1,8 +1,9 @@
 /**
  * The subscriptions' event logs in the process (the embedded mode, and the model the Redis adapter is held to):
  * per subscription, the events held (contiguous sequence numbers, oldest first), the last number given and the
- * acknowledged position. A log past its time to live is gone at its next use; logs are dropped with their
- * subscription. Watchers are woken in a microtask after the append that concerns them.
+ * acknowledged position, and the reader that claimed it last. A log (or a claim) past its time to live is gone at
+ * its next use; logs are dropped with their subscription. Watchers are woken in a microtask after the append that
+ * concerns them.
  */
 import type {
   Clock,
@@ -21,8 +22,15 @@ interface Log {
   expiresAt: number
 }
 
+/** The reader that claimed a subscription's log, kept apart from the log as Redis keeps its own key. */
+interface Claim {
+  reader: string
+  expiresAt: number
+}
+
 export class MemorySubscriptionEventLog implements SubscriptionEventLog {
   private readonly logs = new Map<string, Log>()
+  private readonly claims = new Map<string, Claim>()
   private readonly watchers = new Set<MemoryEventLogWatcher>()
   private readonly clock: Clock
   private readonly capacity: number
@@ -51,7 +59,9 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
   ): Promise<EventLogPage> {
     const log = this.live(subscriptionId)
     const after = afterSequence === 'acknowledged' ? (log?.acknowledged ?? 0) : afterSequence
-    if (log === undefined) return { events: [], lost: 0, after, lastSequence: 0 }
+    const reader = this.claimOf(subscriptionId)?.reader
+    const claimed = reader === undefined ? {} : { reader }
+    if (log === undefined) return { events: [], lost: 0, after, lastSequence: 0, ...claimed }
     const events = log.events.slice(this.indexAfter(log, after), this.indexAfter(log, after) + max)
     const firstHeld = events[0]?.sequence ?? log.lastSequence + 1
     return {
@@ -59,25 +69,40 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
       lost: Math.max(0, firstHeld - after - 1),
       after,
       lastSequence: log.lastSequence,
+      ...claimed,
     }
   }
 
-  async acknowledge(subscriptionId: string, throughSequence: number): Promise<void> {
+  async acknowledge(
+    subscriptionId: string,
+    throughSequence: number,
+    reader?: string,
+  ): Promise<void> {
     const log = this.live(subscriptionId)
     if (log === undefined) return
+    const claimed = this.claimOf(subscriptionId)?.reader
+    if (reader !== undefined && claimed !== undefined && claimed !== reader) return
     const through = Math.min(throughSequence, log.lastSequence)
     if (through <= log.acknowledged) return
     log.acknowledged = through
     log.events = log.events.slice(this.indexAfter(log, through))
   }
 
+  async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<void> {
+    this.claims.set(subscriptionId, { reader, expiresAt: this.clock.now() + ttlMs })
+  }
+
   async renew(subscriptionId: string, ttlMs: number): Promise<void> {
+    const expiresAt = this.clock.now() + ttlMs
     const log = this.live(subscriptionId)
-    if (log !== undefined) log.expiresAt = this.clock.now() + ttlMs
+    if (log !== undefined) log.expiresAt = expiresAt
+    const claim = this.claimOf(subscriptionId)
+    if (claim !== undefined) claim.expiresAt = expiresAt
   }
 
   async drop(subscriptionId: string): Promise<void> {
     this.logs.delete(subscriptionId)
+    this.claims.delete(subscriptionId)
   }
 
   async openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
@@ -111,6 +136,14 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     const log = this.logs.get(subscriptionId)
     if (log === undefined || log.expiresAt > this.clock.now()) return log
     this.logs.delete(subscriptionId)
+    return undefined
+  }
+
+  /** The subscription's claim, unless none or past its time to live (then forgotten). */
+  private claimOf(subscriptionId: string): Claim | undefined {
+    const claim = this.claims.get(subscriptionId)
+    if (claim === undefined || claim.expiresAt > this.clock.now()) return claim
+    this.claims.delete(subscriptionId)
     return undefined
   }
 

@@ -5,7 +5,7 @@
  * of every command (`keyPrefix`), Lua scripts' KEYS included. A blocking read or a pub/sub subscription takes
  * a connection of its own: `duplicate()` one.
  */
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 
 /** The prefix of every key when none is configured. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'openness:'
@@ -23,6 +23,8 @@ export interface RedisTarget {
  * when the connection drops, and commands sent meanwhile wait for it.
  */
 export async function connectRedis(target: RedisTarget, name = 'openness'): Promise<Redis> {
+  // Loaded here, not with the service: the embedded mode never needs it, and it takes ~100 ms to load.
+  const { Redis } = await import('ioredis')
   const client = new Redis(target.url, {
     keyPrefix: target.keyPrefix,
     connectionName: name,

@@ -163,7 +163,7 @@ export class RedisEngineCommandConsumer implements EngineCommandConsumer {
     let outcome: Promise<EngineOutcome | 'expired' | undefined>
     if (remembered !== null) outcome = Promise.resolve(JSON.parse(remembered) as EngineOutcome)
     else if (this.options.clock.now() >= entry.deadline) outcome = Promise.resolve('expired')
-    else outcome = runEngineRequest(this.handler, entry.request)
+    else outcome = runEngineRequest(this.handler, entry.request, entry.requestId)
     const finishing = outcome
       .then((settled) => this.#finish(entry, settled, remembered === null))
       .catch(this.options.onError)

@@ -26,6 +26,7 @@ import {
   DEFAULT_ENGINE_ANSWER_RETENTION_MS,
   DEFAULT_ENGINE_REQUEST_TIMEOUT_MS,
   type EngineCommandQueueTiming,
+  requestDeadline,
 } from '../memory/memory-engine-command-queue.js'
 import {
   ENGINE_COMMANDS_KEY,
@@ -96,7 +97,7 @@ export class RedisEngineCommandQueue implements EngineCommandQueue {
     return new Promise((resolve, reject) => {
       const timer = this.#clock.setTimer(this.#timeoutMs, () => void this.#onTimeout(requestId))
       this.#waiters.set(requestId, { resolve, reject, timer })
-      const deadline = this.#clock.now() + this.#timeoutMs
+      const deadline = requestDeadline(this.#clock.now(), this.#timeoutMs)
       const fields = entryFields({ requestId, nodeId: this.options.nodeId, deadline, request })
       this.client.xadd(ENGINE_COMMANDS_KEY, '*', ...fields).catch((error: unknown) => {
         this.#take(requestId)

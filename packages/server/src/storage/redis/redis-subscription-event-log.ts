@@ -20,6 +20,7 @@ import {
 import {
   ACKNOWLEDGE,
   APPEND,
+  claimedLogKeys,
   eventLogKeys,
   READ,
   sequenceOf,
@@ -73,11 +74,11 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     afterSequence: number | 'acknowledged',
     max: number,
   ): Promise<EventLogPage> {
-    const reply = await READ.run(this.client, eventLogKeys(subscriptionId), [
+    const reply = await READ.run(this.client, claimedLogKeys(subscriptionId), [
       afterSequence === 'acknowledged' ? '' : afterSequence,
       max,
     ])
-    const [after, last, entries] = reply as [string, string, [string, string[]][]]
+    const [after, last, entries, reader] = reply as [string, string, [string, string[]][], string]
     const events = entries.map(loggedEvent)
     const firstHeld = events[0]?.sequence ?? Number(last) + 1
     return {
@@ -85,21 +86,34 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
       lost: Math.max(0, firstHeld - Number(after) - 1),
       after: Number(after),
       lastSequence: Number(last),
+      ...(reader !== '' && { reader }),
     }
   }
 
-  async acknowledge(subscriptionId: string, throughSequence: number): Promise<void> {
-    await ACKNOWLEDGE.run(this.client, eventLogKeys(subscriptionId), [throughSequence])
+  async acknowledge(
+    subscriptionId: string,
+    throughSequence: number,
+    reader?: string,
+  ): Promise<void> {
+    await ACKNOWLEDGE.run(this.client, claimedLogKeys(subscriptionId), [
+      throughSequence,
+      reader ?? '',
+    ])
+  }
+
+  async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<void> {
+    const [, , , readerKey] = claimedLogKeys(subscriptionId)
+    await this.client.set(readerKey, reader, 'PX', Math.ceil(ttlMs))
   }
 
   async renew(subscriptionId: string, ttlMs: number): Promise<void> {
     const pipeline = this.client.pipeline()
-    for (const key of eventLogKeys(subscriptionId)) pipeline.pexpire(key, Math.ceil(ttlMs))
+    for (const key of claimedLogKeys(subscriptionId)) pipeline.pexpire(key, Math.ceil(ttlMs))
     await pipeline.exec()
   }
 
   async drop(subscriptionId: string): Promise<void> {
-    await this.client.del(...eventLogKeys(subscriptionId))
+    await this.client.del(...claimedLogKeys(subscriptionId))
   }
 
   openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {

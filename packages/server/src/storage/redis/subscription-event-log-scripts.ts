@@ -2,14 +2,20 @@
  * The Lua scripts of the subscriptions' event logs on Redis (docs/cluster.md, "Events: one stream per
  * subscription"). Each subscription has three keys, passed in this order: its stream `queue:{id}` (entries
  * `0-{sequence}`, the event in field `e`), its last sequence number given `queue-seq:{id}` and its acknowledged
- * position `queue-ack:{id}`. A script runs whole or not at all, so a sequence number is given exactly when its
- * entry is added.
+ * position `queue-ack:{id}`; reading and acknowledging take a fourth, the reader that claimed the log
+ * `queue-reader:{id}`. A script runs whole or not at all, so a sequence number is given exactly when its entry is
+ * added.
  */
 import { RedisScript } from './redis-script.js'
 
 /** The keys of one subscription's log, in the order the scripts take them. */
 export function eventLogKeys(subscriptionId: string): [string, string, string] {
   return [`queue:${subscriptionId}`, `queue-seq:${subscriptionId}`, `queue-ack:${subscriptionId}`]
+}
+
+/** The keys of one subscription's log with its claim, for the scripts that read or acknowledge. */
+export function claimedLogKeys(subscriptionId: string): [string, string, string, string] {
+  return [...eventLogKeys(subscriptionId), `queue-reader:${subscriptionId}`]
 }
 
 /** The sequence number of a stream entry id `0-{sequence}`. */
@@ -37,22 +43,28 @@ return sequences
 
 /**
  * At most ARGV[2] entries after sequence ARGV[1] (after the acknowledged position when ARGV[1] is empty).
- * Returns { the position read after, the last sequence number given, the entries }.
+ * Returns { the position read after, the last sequence number given, the entries, the claiming reader or '' }.
  */
 export const READ = new RedisScript(`
 local after = ARGV[1]
 if after == '' then after = redis.call('GET', KEYS[3]) or '0' end
 local last = redis.call('GET', KEYS[2]) or '0'
 local entries = redis.call('XRANGE', KEYS[1], '(0-' .. after, '+', 'COUNT', ARGV[2])
-return { after, last, entries }
+local reader = redis.call('GET', KEYS[4]) or ''
+return { after, last, entries, reader }
 `)
 
 /**
  * Moves the acknowledged position to ARGV[1] (never back, never past the last number given) and trims the
- * entries through it. The position takes the time to live of the sequence key; an unknown subscription (no
- * sequence key) is left without keys.
+ * entries through it, unless ARGV[2] names a reader and another one claimed the log (then returns -1). The
+ * position takes the time to live of the sequence key; an unknown subscription (no sequence key) is left without
+ * keys.
  */
 export const ACKNOWLEDGE = new RedisScript(`
+if ARGV[2] ~= '' then
+  local reader = redis.call('GET', KEYS[4])
+  if reader and reader ~= ARGV[2] then return -1 end
+end
 local last = tonumber(redis.call('GET', KEYS[2]))
 if not last then return 0 end
 local through = math.min(tonumber(ARGV[1]), last)

@@ -91,6 +91,16 @@ export class SqlDirectoryStore implements DirectoryStore {
     await this.#db.deleteFrom('account').where('login_name', '=', loginName).execute()
   }
 
+  /** Reads the account with this login name, if any. */
+  async loadAccount(loginName: string): Promise<StoredAccount | undefined> {
+    const row = await this.#db
+      .selectFrom('account')
+      .selectAll()
+      .where('login_name', '=', loginName)
+      .executeTakeFirst()
+    return row === undefined ? undefined : toAccount(row)
+  }
+
   /** Destroys the Kysely instance, closing the SQLite file or ending the PostgreSQL pool. */
   async close(): Promise<void> {
     await this.#db.destroy()

@@ -17,6 +17,15 @@ export class SqlRoutingStore implements RoutingStore {
     return new Map(rows.map((row) => [row.login_name, readProfile(row.login_name, row.profile)]))
   }
 
+  async load(loginName: string): Promise<RoutingProfile | undefined> {
+    const row = await this.db
+      .selectFrom('routing_profile')
+      .select('profile')
+      .where('login_name', '=', loginName)
+      .executeTakeFirst()
+    return row === undefined ? undefined : readProfile(loginName, row.profile)
+  }
+
   async save(loginName: string, profile: RoutingProfile): Promise<void> {
     await this.db
       .insertInto('routing_profile')

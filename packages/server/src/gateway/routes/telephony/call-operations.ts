@@ -22,6 +22,7 @@ import { errorResponses } from '../../error-responses.js'
 import {
   ADVANCED,
   ownCall,
+  ownCallCaughtUp,
   ownDevice,
   type TelephonyActor,
   type TelephonyRule,
@@ -81,7 +82,7 @@ function operation<Body extends TSchema = typeof Empty, Query extends TSchema = 
       const query = request.query as Static<typeof LoginQuery> & Static<Query>
       const body = (request.body ?? {}) as Static<Body>
       const actor = telephonyActor(request, query.loginName, spec.rule)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       const command = spec.command(actor, callRef, body, query)
       return runCommand(reply, command)
     },

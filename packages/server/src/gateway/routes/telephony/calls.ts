@@ -15,7 +15,7 @@ import {
   Participants,
 } from '@openness/wire'
 import { errorResponses } from '../../error-responses.js'
-import { ADVANCED, ownCall, ownDevice, telephonyActor } from '../../telephony-access.js'
+import { ADVANCED, ownCallCaughtUp, ownDevice, telephonyActor } from '../../telephony-access.js'
 import { CallRefParams, LoginQuery, noContent, runCommand, tags } from './route-support.js'
 
 const advanced = { licenses: ADVANCED }
@@ -55,7 +55,8 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      return actor.queries.call(actor.loginName, ownCall(actor, request.params.callRef))
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
+      return actor.queries.call(actor.loginName, callRef)
     },
   )
 
@@ -72,7 +73,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return runCommand(reply, { type: 'release', loginName: actor.loginName, callRef })
     },
   )
@@ -90,7 +91,8 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      return { legs: actor.queries.legs(actor.loginName, ownCall(actor, request.params.callRef)) }
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
+      return { legs: actor.queries.legs(actor.loginName, callRef) }
     },
   )
 
@@ -107,7 +109,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return actor.queries.leg(actor.loginName, callRef, request.params.legId)
     },
   )
@@ -126,7 +128,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return runCommand(reply, {
         type: 'moveLeg',
         loginName: actor.loginName,
@@ -150,7 +152,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return { participants: actor.queries.participants(actor.loginName, callRef) }
     },
   )
@@ -172,7 +174,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...advanced,
         userType: 'MULTIMEDIA',
       })
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return runCommand(reply, {
         type: 'addParticipant',
         loginName: actor.loginName,
@@ -195,7 +197,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return actor.queries.participant(actor.loginName, callRef, request.params.participantId)
     },
   )
@@ -213,7 +215,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const actor = telephonyActor(request, request.query.loginName, advanced)
-      const callRef = ownCall(actor, request.params.callRef)
+      const callRef = await ownCallCaughtUp(actor, request.params.callRef)
       return runCommand(reply, {
         type: 'dropParticipant',
         loginName: actor.loginName,

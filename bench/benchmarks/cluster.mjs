@@ -1,0 +1,204 @@
+// The cluster mode against the embedded mode, in the same run (issue 14; docs/scaling.md): authenticated reads
+// (GET /users/alice, as auth-read) and REST call cycles with both parties' channels open (as rest-calls), on
+// the embedded service (SQLite), on one cluster node (PostgreSQL and Redis, the machine's: DATABASE_URL and
+// REDIS_URL name them), and on three cluster nodes on this machine, the load spread over the three. Rounds
+// alternate the three. On a 2-core machine three nodes show the cluster's overhead, not its scale: the nodes,
+// PostgreSQL, Redis and the load generators share the same two cores.
+// Each cluster has a PostgreSQL schema and a Redis key prefix of its own, dropped at the end.
+import { randomBytes } from 'node:crypto'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+import { IpcChild } from '../lib/children.mjs'
+import { httpLoad } from '../lib/load.mjs'
+import { openSession, startService } from '../lib/service.mjs'
+
+const LOADER = fileURLToPath(new URL('../load/telephony-load.mjs', import.meta.url))
+const PATH = '/api/rest/1.0/users/alice'
+const { REDIS_URL: redisUrl, DATABASE_URL: databaseUrl } = process.env
+
+/** A cluster's PostgreSQL schema and Redis prefix, made for this run. */
+async function clusterPlace(label) {
+  const suffix = `${label}_${randomBytes(4).toString('hex')}`
+  const schema = `openness_bench_${suffix}`
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  await client.query(`create schema "${schema}"`)
+  await client.end()
+  const url = new URL(databaseUrl)
+  url.searchParams.set('options', `-c search_path=${schema}`)
+  return { schema, databaseUrl: url.toString(), prefix: `openness-bench-${suffix}:` }
+}
+
+/** Drops the schemas and deletes the keys of the clusters of this run. */
+async function dropPlaces(places) {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  for (const { schema } of places) await client.query(`drop schema if exists "${schema}" cascade`)
+  await client.end()
+  const { Redis } = await import('ioredis')
+  const redis = new Redis(redisUrl)
+  for (const { prefix } of places) {
+    let cursor = '0'
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+      if (keys.length > 0) await redis.del(...keys)
+      cursor = next
+    } while (cursor !== '0')
+  }
+  redis.disconnect()
+}
+
+/** `count` cluster nodes over `place`: the first alone until it stored the directory, then the others. */
+async function startCluster(ctx, place, count, directoryFile) {
+  const nodes = []
+  for (let index = 0; index < count; index++) {
+    const node = await startService({
+      dataDir: ctx.tempDir('openness-bench-node-'),
+      directoryFile,
+      logLevel: index === 0 ? 'info' : 'warn',
+      env: {
+        DATABASE_URL: place.databaseUrl,
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: place.prefix,
+        CLUSTER_NODE_ID: `bench-${index + 1}`,
+      },
+    })
+    if (index === 0) await node.untilLogged('directory stored')
+    nodes.push(node)
+  }
+  return nodes
+}
+
+export default {
+  name: 'cluster',
+  title: 'Cluster mode: one node and three against the embedded mode, reads and call cycles',
+  order: 70,
+  timeoutS: 240,
+  baseline: 'the embedded mode (SQLite, memory), same run',
+  unavailable() {
+    if (redisUrl === undefined || redisUrl === '') return 'REDIS_URL names no Redis'
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl ?? ''))
+      return 'DATABASE_URL names no PostgreSQL server'
+    return undefined
+  },
+  figures: [
+    {
+      key: 'reads.one',
+      label: 'authenticated reads, one cluster node',
+      unit: 'req/s',
+      baseline: 'reads.embedded',
+      target: { on: 'ratio', op: '>=', value: 0.5, text: '≥ 0.5 × embedded' },
+    },
+    { key: 'reads.embedded', label: '  embedded (baseline)', unit: 'req/s' },
+    {
+      key: 'reads.three',
+      label: '  three cluster nodes, spread',
+      unit: 'req/s',
+      baseline: 'reads.embedded',
+    },
+    {
+      key: 'readsP99.one',
+      label: 'authenticated reads p99, one cluster node',
+      unit: 'ms',
+      baseline: 'readsP99.embedded',
+    },
+    { key: 'readsP99.embedded', label: '  embedded (baseline)', unit: 'ms' },
+    { key: 'readsP99.three', label: '  three cluster nodes (slowest node)', unit: 'ms' },
+    {
+      key: 'calls.one',
+      label: 'REST call cycles, one cluster node',
+      unit: 'cycles/s',
+      baseline: 'calls.embedded',
+      target: { on: 'ratio', op: '>=', value: 0.5, text: '≥ 0.5 × embedded' },
+    },
+    { key: 'calls.embedded', label: '  embedded (baseline)', unit: 'cycles/s' },
+    {
+      key: 'calls.three',
+      label: '  three cluster nodes, parties spread',
+      unit: 'cycles/s',
+      baseline: 'calls.embedded',
+    },
+    { key: 'callsP99.one', label: 'answer → event p99, one cluster node', unit: 'ms' },
+    { key: 'callsP99.embedded', label: '  embedded (baseline)', unit: 'ms' },
+    { key: 'callsP99.three', label: '  three cluster nodes', unit: 'ms' },
+  ],
+  async run(ctx) {
+    const directoryFile = ctx.cheapDirectory()
+    const places = [await clusterPlace('one'), await clusterPlace('three')]
+    const running = []
+    const loaders = []
+    try {
+      const embedded = await startService({
+        dataDir: await ctx.dataDir(directoryFile),
+        directoryFile,
+      })
+      running.push(embedded)
+      const one = await startCluster(ctx, places[0], 1, directoryFile)
+      const three = await startCluster(ctx, places[1], 3, directoryFile)
+      running.push(...one, ...three)
+      const setups = { embedded: [embedded], one, three }
+
+      const generator = ctx.httpGenerator
+      const connections = ctx.scale(48, 6)
+      const durationS = ctx.scale(4, 1)
+      const pairs = ctx.scale(3, 1)
+      const callMs = ctx.scale(3_000, 500)
+      ctx.usedGenerator(
+        `${generator === 'wrk' ? 'wrk -t1' : 'node loader'}, ${connections} connections in all; ${pairs} call pairs`,
+      )
+      // One session per setup, opened on its first node: the cluster's nodes all take its cookie.
+      const cookies = {}
+      for (const [name, nodes] of Object.entries(setups))
+        cookies[name] = await openSession(nodes[0].port, 'alice')
+      const reads = (name) => async () => {
+        const nodes = setups[name]
+        const results = await Promise.all(
+          nodes.map((node) =>
+            httpLoad({
+              generator,
+              url: `http://127.0.0.1:${node.port}${PATH}`,
+              headers: { Cookie: cookies[name] },
+              connections: Math.max(1, Math.round(connections / nodes.length)),
+              durationS,
+            }),
+          ),
+        )
+        return {
+          [`reads.${name}`]: results.reduce((sum, result) => sum + result.rps, 0),
+          [`readsP99.${name}`]: Math.max(...results.map((result) => result.latencyMs.p99)),
+        }
+      }
+      await ctx.interleave(
+        { embedded: reads('embedded'), one: reads('one'), three: reads('three') },
+        { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
+      )
+
+      const callLoaders = {}
+      for (const [name, nodes] of Object.entries(setups)) {
+        const loader = new IpcChild(LOADER)
+        loaders.push(loader)
+        await loader.ready
+        await loader.call('setup', { ports: nodes.map((node) => node.port), pairs })
+        callLoaders[name] = loader
+      }
+      const calls = (name) => async () => {
+        const { cycles, seconds, latencies } = await callLoaders[name].call('round', {
+          durationMs: callMs,
+        })
+        return { [`calls.${name}`]: cycles / seconds, [`callsP99.${name}`]: latencies.p99 }
+      }
+      await ctx.interleave(
+        { embedded: calls('embedded'), one: calls('one'), three: calls('three') },
+        { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
+      )
+      ctx.note(
+        'three nodes share this machine with PostgreSQL, Redis and the load generators: the figures show the ' +
+          "cluster's overhead, not its scale (docs/scaling.md)",
+      )
+    } finally {
+      for (const loader of loaders) await loader.exit()
+      for (const service of running.reverse()) await service.stop()
+      await dropPlaces(places)
+    }
+  },
+}

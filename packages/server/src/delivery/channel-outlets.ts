@@ -1,0 +1,23 @@
+/**
+ * What the gateway's channel routes and a draining node need of the delivery, in both modes: the
+ * in-process outlets (subscription-outlets.ts, embedded mode) and the outlets on the shared event log
+ * (cluster mode).
+ */
+import type { ServerResponse } from 'node:http'
+import type { SubscriptionDelivery } from '../platform/ports.js'
+import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
+
+export interface ChannelOutlets extends SubscriptionDelivery {
+  /**
+   * Opens the chunk channel of `subscription` on `response`, replacing one open on this node for it (a client
+   * reconnecting); attaches the subscription first when this node did not know it yet. False when it is
+   * delivered to a webhook.
+   */
+  openChannel(subscription: SubscriptionRecord, response: ServerResponse): boolean
+  /** Ends every channel open on this node with the response's closing frame (the node drains before a stop). */
+  endChannels(): void
+  /** Stops every webhook this node sends (the service stops): no request left in flight or scheduled. */
+  stopWebhooks(): void
+  /** Channels open on this node now. */
+  readonly openChannels: number
+}

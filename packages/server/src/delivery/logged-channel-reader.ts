@@ -1,0 +1,222 @@
+/**
+ * The reader behind a chunk channel in cluster mode (docs/cluster.md, "Delivery on the event log"): it claims its
+ * subscription's event log, reads it a page at a time from the acknowledged position (where the subscription's
+ * queue stands, whichever node delivered before), hands the page to the channel, and acknowledges it once the
+ * channel wrote it all and its socket took it; then it reads on, or waits for the node's watcher to name the
+ * subscription. Memory stays bounded: nothing more is read while the channel holds a page or its socket is full.
+ *
+ * ```
+ *   READING --page--> WRITING --written--> (acknowledge) READING | WATCHING
+ *   READING --nothing after the position--> WATCHING --wake-up--> READING
+ *   READING --another reader claimed the log (the client opened the channel again elsewhere)--> ENDED
+ *   any --client gone, replaced here, subscription detached--> ENDED
+ *   any --finish (the node drains)--> the page under way written and acknowledged, then ENDED
+ * ```
+ */
+import type { ServerResponse } from 'node:http'
+import type { Clock, EventLogPage, SubscriptionEventLog } from '../platform/ports.js'
+import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
+import { ChunkChannel } from './chunk-channel.js'
+import { ChunkFraming } from './chunk-framing.js'
+import { LoggedEventBuffer } from './logged-event-buffer.js'
+
+/** What a reader needs of its node's delivery. */
+export interface LogReaderContext {
+  log: SubscriptionEventLog
+  clock: Clock
+  /** The time to live of a claim. */
+  ttlMs: number
+  /** Events read at once (one page). */
+  pageSize: number
+  /** The pause after a failed read before the next. */
+  retryMs: number
+  /** Arms the node's one watcher: the reader's `wake` is called once its log holds an event after `after`. */
+  watch(subscriptionId: string, after: number): void
+  unwatch(subscriptionId: string): void
+  onError(error: unknown): void
+}
+
+/** What a reader reports to its node's delivery. */
+export interface ReaderEvents {
+  /** Something was written on the channel: the subscription is active. */
+  onActivity(): void
+  /** The channel ended, whatever the cause. */
+  onClosed(reader: LoggedChannelReader): void
+}
+
+/** What a reader waits for: a wake-up from the watcher, or its page written. */
+interface Waiting {
+  kind: 'wake' | 'written'
+  resolve(goOn: boolean): void
+}
+
+export class LoggedChannelReader {
+  readonly channel: ChunkChannel
+  private readonly buffer = new LoggedEventBuffer()
+  private readonly subscriptionId: string
+  private waiting: Waiting | undefined
+  private finishing = false
+  /** The last acknowledgement sent: a graceful end waits for it, so the next channel starts after it. */
+  private acknowledged: Promise<void> = Promise.resolve()
+
+  constructor(
+    subscription: SubscriptionRecord,
+    response: ServerResponse,
+    /** This reader's name in the log's claim: unique to this channel. */
+    readonly readerId: string,
+    private readonly context: LogReaderContext,
+    private readonly events: ReaderEvents,
+  ) {
+    this.subscriptionId = subscription.subscriptionId
+    this.channel = new ChunkChannel(
+      response,
+      this.buffer,
+      new ChunkFraming(subscription.mode),
+      context.clock,
+      subscription.keepaliveMinutes * 60_000,
+      {
+        onActivity: () => events.onActivity(),
+        onClosed: () => this.closed(),
+        onDrain: () => this.checkWritten(),
+      },
+    )
+  }
+
+  /** Opens the channel (headers and `Chunk started` at once) and starts reading. */
+  open(): void {
+    this.channel.open()
+    void this.run()
+  }
+
+  /** The watcher named the subscription: its log holds events after the position watched. */
+  wake(): void {
+    if (this.waiting?.kind !== 'wake') return
+    this.settle(true)
+  }
+
+  /**
+   * Ends the channel once what it wrote is acknowledged (the node drains): a page being written is first taken by
+   * the socket (a client that reads no more is cut by the node's stop, and its page, unacknowledged, goes to the
+   * next channel); then the closing frame tells the client to reopen the channel elsewhere, where it goes on after
+   * everything this one delivered, without a repeat.
+   */
+  finish(): void {
+    if (!this.channel.isOpen || this.finishing) return
+    this.finishing = true
+    if (this.waiting?.kind === 'wake') this.settle(false)
+  }
+
+  /** Ends the channel at once (subscription detached, channel replaced on this node). */
+  end(): void {
+    this.channel.end()
+  }
+
+  private get isReading(): boolean {
+    return this.channel.isOpen && !this.finishing
+  }
+
+  private async run(): Promise<void> {
+    if (!(await this.claim())) return
+    let after: number | 'acknowledged' = 'acknowledged'
+    while (this.isReading) {
+      const page = await this.read(after)
+      if (page === undefined || !this.isReading) continue
+      if (page.reader !== undefined && page.reader !== this.readerId) break
+      if (page.lastSequence < page.after) {
+        // The log was forgotten (its time to live) and numbers started again: read them from the start.
+        after = 0
+        continue
+      }
+      if (page.events.length > 0 || page.lost > 0) {
+        const through = page.events.at(-1)?.sequence ?? page.lastSequence
+        if (!(await this.write(page, through))) break
+        this.acknowledge(through)
+        after = through
+        if (through < page.lastSequence) continue
+      } else {
+        after = page.after
+      }
+      if (!(await this.watch(after))) break
+    }
+    await this.acknowledged
+    this.channel.end()
+  }
+
+  /** Claims the log, again after a pause while that fails (reading first would find the previous reader's claim). */
+  private async claim(): Promise<boolean> {
+    const { log, ttlMs, clock, retryMs } = this.context
+    while (this.isReading) {
+      try {
+        await log.claim(this.subscriptionId, this.readerId, ttlMs)
+        return true
+      } catch (error) {
+        this.report('claiming', error)
+        await clock.sleep(retryMs)
+      }
+    }
+    this.channel.end()
+    return false
+  }
+
+  /** A page after `after`, or undefined after a failed read (reported, and retried after a pause). */
+  private async read(after: number | 'acknowledged'): Promise<EventLogPage | undefined> {
+    const { log, pageSize, clock, retryMs } = this.context
+    try {
+      return await log.read(this.subscriptionId, after, pageSize)
+    } catch (error) {
+      this.report('reading', error)
+      await clock.sleep(retryMs)
+      return undefined
+    }
+  }
+
+  /** Hands the page to the channel; true once all of it was written and the socket took it. */
+  private write(page: EventLogPage, through: number): Promise<boolean> {
+    this.buffer.fill(page.events, page.lost, through)
+    this.channel.flush()
+    return this.wait('written', () => this.checkWritten())
+  }
+
+  private watch(after: number): Promise<boolean> {
+    return this.wait('wake', () => this.context.watch(this.subscriptionId, after))
+  }
+
+  /** Waits for `kind`, set up before `start` runs so that a wake-up it causes at once is not missed. */
+  private wait(kind: Waiting['kind'], start: () => void): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.waiting = { kind, resolve }
+      start()
+    })
+  }
+
+  private checkWritten(): void {
+    if (this.waiting?.kind !== 'written') return
+    if (this.buffer.size === 0 && !this.channel.isPaused) this.settle(true)
+  }
+
+  private settle(goOn: boolean): void {
+    const waiting = this.waiting
+    this.waiting = undefined
+    waiting?.resolve(goOn)
+  }
+
+  private acknowledge(through: number): void {
+    this.acknowledged = this.context.log
+      .acknowledge(this.subscriptionId, through, this.readerId)
+      .catch((error: unknown) => this.report('acknowledging', error))
+  }
+
+  private closed(): void {
+    this.context.unwatch(this.subscriptionId)
+    this.settle(false)
+    this.events.onClosed(this)
+  }
+
+  private report(what: string, error: unknown): void {
+    this.context.onError(
+      new Error(`event log: ${what} the events of subscription ${this.subscriptionId} failed`, {
+        cause: error,
+      }),
+    )
+  }
+}

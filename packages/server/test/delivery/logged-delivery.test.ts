@@ -1,0 +1,105 @@
+/**
+ * Delivery on the shared event log, on the memory log (the nodes share one) and on Redis when REDIS_URL names
+ * one (each node its own client, as separate processes would have); then what only Redis shows: the commands one
+ * publication costs, and one watcher connection per node.
+ */
+import { randomBytes } from 'node:crypto'
+import { Redis } from 'ioredis'
+import { afterEach, describe, expect, it } from 'vitest'
+import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
+import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
+import {
+  aliceEvent,
+  type DeliveryNode,
+  nextEvents,
+  startDeliveryNode,
+  subscriptionRecord,
+} from '../support/delivery-nodes.js'
+import { describeWithRedis } from '../support/redis.js'
+import { VirtualClock } from '../support/virtual-clock.js'
+import { loggedDeliveryScenarios } from './logged-delivery.js'
+
+describe('delivery on the memory event log', () => {
+  loggedDeliveryScenarios(async (capacity) => {
+    const log = new MemorySubscriptionEventLog({
+      clock: new VirtualClock(),
+      ...(capacity !== undefined && { capacity }),
+    })
+    return { log: async () => log }
+  })
+})
+
+describeWithRedis('delivery on the Redis event log', (redis) => {
+  loggedDeliveryScenarios(async (capacity) => ({
+    log: async () =>
+      new RedisSubscriptionEventLog(await redis.client(), {
+        ...(capacity !== undefined && { capacity }),
+      }),
+  }))
+
+  describe('on Redis', () => {
+    const ALICE = [{ eventNames: ['OnCallCreated'], loginNames: ['alice'] }]
+    const watchName = `openness-test-watch-${randomBytes(6).toString('hex')}`
+    const nodes: DeliveryNode[] = []
+
+    afterEach(async () => {
+      for (const node of nodes.splice(0)) await node.close()
+    })
+
+    async function start(name: string, records: ReturnType<typeof subscriptionRecord>[]) {
+      const log = new RedisSubscriptionEventLog(await redis.client(), {
+        watcher: { connectionName: watchName },
+      })
+      const node = await startDeliveryNode({
+        name,
+        log,
+        clock: new VirtualClock(),
+        records: new Map(records.map((record) => [record.subscriptionId, record])),
+      })
+      for (const record of records) node.outlets.attach(record)
+      nodes.push(node)
+      return node
+    }
+
+    it('appends one publication to 1,000 subscriptions with 4 script calls (256 a call), sent together', async () => {
+      const records = Array.from({ length: 1000 }, () => subscriptionRecord(ALICE))
+      const a = await start('A', records)
+      const monitor = new Redis(redis.target.url)
+      const commands: string[] = []
+      try {
+        const watching = await monitor.monitor()
+        // Commands a script runs are shown too, from source `lua`: only the client's own count.
+        watching.on('monitor', (_time: string, args: string[], source: string) => {
+          if (source !== 'lua' && args.some((arg) => arg.startsWith(redis.target.keyPrefix)))
+            commands.push((args[0] ?? '').toLowerCase())
+        })
+        a.router.publish(aliceEvent(1))
+        await a.outlets.settled()
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        watching.disconnect()
+      } finally {
+        monitor.disconnect()
+      }
+      expect(commands.filter((command) => command.startsWith('eval'))).toHaveLength(4)
+      expect(commands.filter((command) => !command.startsWith('eval'))).toEqual([])
+      const probe = new RedisSubscriptionEventLog(await redis.client())
+      for (const record of [records[0], records[999]])
+        expect((await probe.read(record?.subscriptionId ?? '', 0, 10)).lastSequence).toBe(1)
+    })
+
+    it('reads every channel of a node through one watcher connection, blocked in XREAD', async () => {
+      const records = Array.from({ length: 3 }, () => subscriptionRecord(ALICE))
+      const a = await start('A', records)
+      const b = await start('B', records)
+      const clients = await Promise.all(records.map((record) => b.open(record.subscriptionId)))
+      a.router.publish(aliceEvent(1))
+      for (const client of clients) expect(await nextEvents(client, 1)).toEqual([aliceEvent(1)])
+      const admin = await redis.client()
+      const list = ((await admin.client('LIST')) as string)
+        .split('\n')
+        .filter((line) => line.includes(`name=${watchName} `))
+      expect(list).toHaveLength(1)
+      for (const client of clients) client.close()
+    })
+  })
+})
