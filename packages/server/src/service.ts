@@ -370,6 +370,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         directory: telephonyDirectory,
         clock,
         events,
+        // In a cluster a batch keeps its events until they are in the logs (docs/cluster.md, "Events of a
+        // batch whose owner died").
+        ...(outlets instanceof LoggedSubscriptionOutlets && { published: () => outlets.settled() }),
         devices: telephonyDirectory.devices(),
         ...(options.engineSettings && { settings: options.engineSettings }),
       },

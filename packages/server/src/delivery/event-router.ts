@@ -18,10 +18,14 @@ export class SerializedEvent {
   private chunk: Buffer | undefined
   private variants: Map<EventRewrite, SerializedEvent> | undefined
 
-  /** `source` is the event `json` serializes, for the variants some clients get (event-variants.ts). */
+  /**
+   * `source` is the event `json` serializes, for the variants some clients get (event-variants.ts); `origin`
+   * its place in the engine's stored history, when the engine published it (EventSink.publish).
+   */
   constructor(
     readonly json: string,
     readonly source?: PlatformEvent,
+    readonly origin?: number,
   ) {}
 
   /** The event rewritten for a client dialect, serialized once for every channel of that dialect. */
@@ -31,7 +35,10 @@ export class SerializedEvent {
     let variant = this.variants.get(rewrite)
     if (variant === undefined) {
       const event = rewrite(this.source)
-      variant = event === this.source ? this : new SerializedEvent(JSON.stringify(event), event)
+      variant =
+        event === this.source
+          ? this
+          : new SerializedEvent(JSON.stringify(event), event, this.origin)
       this.variants.set(rewrite, variant)
     }
     return variant
@@ -111,13 +118,13 @@ export class EventRouter implements EventSink, SystemEventSink {
     this.keysOf.delete(target)
   }
 
-  publish(event: PlatformEvent): void {
+  publish(event: PlatformEvent, origin?: number): void {
     const byLogin = this.index.get(event.eventName)
     if (byLogin === undefined) return
     const own = byLogin.get(event.loginName)
     const any = byLogin.get(ANY_LOGIN)
     if (own === undefined && any === undefined) return
-    const serialized = new SerializedEvent(JSON.stringify(event), event)
+    const serialized = new SerializedEvent(JSON.stringify(event), event, origin)
     if (own !== undefined && any !== undefined) {
       for (const target of new Set([...own, ...any])) target.deliver(serialized)
       return

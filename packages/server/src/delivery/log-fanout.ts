@@ -4,6 +4,7 @@
  * the subscriptions it goes to, and sent at the end of the turn with one `appendMany` per event, all at once: on
  * Redis, one pipeline each, written back to back on the node's connection, whatever the number of subscriptions.
  * Events leave in the order they were routed, so one subscription's events keep the order this node routed them in.
+ * An engine's event carries its origin to the log, which takes it once (platform/telephony/event-origin.ts).
  */
 import type { SubscriptionEventLog } from '../platform/ports.js'
 import type { SerializedEvent } from './event-router.js'
@@ -54,7 +55,7 @@ export class LogFanout {
     for (const [event, subscriptionIds] of batch) {
       const attached = subscriptionIds.filter(isAttached)
       if (attached.length === 0) continue
-      appends.push(log.appendMany(attached, event.json, ttlMs))
+      appends.push(log.appendMany(attached, event.json, ttlMs, event.origin))
       sent.push(attached)
     }
     const previous = this.inFlight

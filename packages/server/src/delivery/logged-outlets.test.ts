@@ -184,6 +184,29 @@ describe('LoggedSubscriptionOutlets', () => {
     expect(page.events.map((logged) => JSON.parse(logged.event).n)).toEqual([1, 3])
   })
 
+  it('gives an engine event’s origin to every log it goes to, a variant’s too: published again, each log takes it once', async () => {
+    const { router, outlets, memory } = node()
+    const state = [{ eventNames: ['OnTelephonyState'], loginNames: ['alice'] }]
+    const plain = subscriptionRecord(state)
+    const java = subscriptionRecord(state, { dialect: 'java' })
+    outlets.attach(plain)
+    outlets.attach(java)
+    const event = { eventName: 'OnTelephonyState', loginName: 'alice', state: { deviceStates: [] } }
+    router.publish(event, 7)
+    await outlets.settled()
+    // The next owner publishes it again with the same origin, then the next event.
+    router.publish(event, 7)
+    router.publish(event, 8)
+    await outlets.settled()
+    for (const record of [plain, java])
+      expect((await memory.read(record.subscriptionId, 0, 10)).lastSequence).toBe(2)
+    // An event without an origin (not the engine's) is taken every time.
+    router.publish(event)
+    router.publish(event)
+    await outlets.settled()
+    expect((await memory.read(plain.subscriptionId, 0, 10)).lastSequence).toBe(4)
+  })
+
   it('reports appends that failed, naming how many events for how many subscriptions', async () => {
     const { router, outlets, errors } = node({
       wrap: (log) =>

@@ -156,8 +156,14 @@ export type PlatformEvent = { eventName: string; loginName: string } & Record<st
 
 /** Where platform commands hand their events once their state change is stored. */
 export interface EventSink {
-  /** Delivers the event to every subscription whose selectors match it. */
-  publish(event: PlatformEvent): void
+  /**
+   * Delivers the event to every subscription whose selectors match it. `origin`, given by the engine in a
+   * cluster, is the event's place in the engine's stored history (`eventOrigin`: its batch, then its index in
+   * the batch): a subscription's log that already took an event of that origin or a later one does not take it
+   * again, so that a new owner can publish again what its predecessor stored and may not have published
+   * (platform/telephony/event-origin.ts).
+   */
+  publish(event: PlatformEvent, origin?: number): void
 }
 
 /** An event of the platform itself (package `system`): about no user, so without `loginName`. */
@@ -276,9 +282,15 @@ export interface SubscriptionEventLog {
   append(subscriptionId: string, event: string, ttlMs: number): Promise<number>
   /**
    * Appends the same serialized event to each subscription at once (a fan-out, one round trip); resolves to the
-   * sequence numbers, in the order of `subscriptionIds`.
+   * sequence numbers, in the order of `subscriptionIds`. With `origin` (EventSink.publish), a subscription
+   * whose log took an event of that origin or a later one is passed over: its number is 0.
    */
-  appendMany(subscriptionIds: readonly string[], event: string, ttlMs: number): Promise<number[]>
+  appendMany(
+    subscriptionIds: readonly string[],
+    event: string,
+    ttlMs: number,
+    origin?: number,
+  ): Promise<number[]>
   /**
    * At most `max` (at least 1) of the events after `afterSequence`, or after the last one acknowledged, oldest
    * first, with the count of those lost before them. Reading takes nothing: acknowledge what was delivered.

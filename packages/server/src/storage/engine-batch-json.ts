@@ -27,7 +27,8 @@ export function encodeEngineBatch(
 ): EngineBatch {
   const { after, changes } = stored
   const devices = deviceWrites(stored.before?.devices, after.devices)
-  const rest = encodeRest({ ...after, batch: undefined })
+  // The events a batch keeps for the next owner (TelephonyState.unpublished) are no replica's business.
+  const rest = encodeRest({ ...after, batch: undefined, unpublished: undefined })
   return {
     batch: stored.batch,
     epoch,

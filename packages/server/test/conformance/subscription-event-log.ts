@@ -1,7 +1,8 @@
 /**
  * The SubscriptionEventLog conformance suite (style guide 6; docs/cluster.md, "Events: one stream per
  * subscription"): numbering, order, the bounded capacity and its exact loss count, reads after a position
- * (resumption), acknowledgement, drop, time to live, fan-out, and watchers woken without polling.
+ * (resumption), acknowledgement, drop, time to live, fan-out, engine events taken once per origin, and watchers
+ * woken without polling.
  */
 import { expect, it } from 'vitest'
 import type { EventLogWatcher, SubscriptionEventLog } from '../../src/platform/ports.js'
@@ -279,6 +280,36 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
         expect((await log.read(id, sequence - 1, 10)).events).toEqual([
           { sequence, event: 'shared' },
         ])
+    }))
+
+  it('takes an engine event once per origin: a second publication of the same events adds only those missing', () =>
+    withLog(undefined, async ({ log, other }) => {
+      // The dying owner's appends reached `a` and `b` up to origin 11, `c` not at all.
+      expect(await log.appendMany(['a', 'b'], 'e10', TTL_MS, 10)).toEqual([1, 1])
+      expect(await log.appendMany(['a'], 'e11', TTL_MS, 11)).toEqual([2])
+      // Events without an origin (not the engine's) are always taken, and change nothing of it.
+      expect(await log.appendMany(['a'], 'user', TTL_MS)).toEqual([3])
+      // The next owner, on another node, publishes 10, 11 and 12 again.
+      const next = await other()
+      expect(await next.appendMany(['a', 'b', 'c'], 'e10', TTL_MS, 10)).toEqual([0, 0, 1])
+      expect(await next.appendMany(['a', 'b', 'c'], 'e11', TTL_MS, 11)).toEqual([0, 2, 2])
+      expect(await next.appendMany(['a', 'b', 'c'], 'e12', TTL_MS, 12)).toEqual([4, 3, 3])
+      const events = async (id: string) =>
+        (await log.read(id, 0, 10)).events.map((entry) => entry.event)
+      expect(await events('a')).toEqual(['e10', 'e11', 'user', 'e12'])
+      expect(await events('b')).toEqual(['e10', 'e11', 'e12'])
+      expect(await events('c')).toEqual(['e10', 'e11', 'e12'])
+      // An older origin is refused too, whatever came between.
+      expect(await log.appendMany(['a'], 'late', TTL_MS, 5)).toEqual([0])
+      expect(await log.read('a', 4, 10)).toMatchObject({ events: [], lastSequence: 4 })
+    }))
+
+  it('forgets the origin of a dropped subscription with the rest of its log', () =>
+    withLog(undefined, async ({ log, keys }) => {
+      expect(await log.appendMany(['s'], 'e', TTL_MS, 100)).toEqual([1])
+      await log.drop('s')
+      if (keys !== undefined) expect((await keys()).filter((key) => key.endsWith(':s'))).toEqual([])
+      expect(await log.appendMany(['s'], 'e', TTL_MS, 1)).toEqual([1])
     }))
 
   it('forgets everything of a dropped subscription: numbering starts again at 1', () =>

@@ -9,6 +9,11 @@
  * batch is stored, or in the same turn of the event loop, form the next batch, stored in one transaction.
  * Nothing is published and no command resolves before its batch is stored; a batch that fails to be stored
  * fails its commands and those run after them, and the state goes back to the last one stored.
+ *
+ * In a cluster a batch stores its events too, until they are known published (`TelephonyState.unpublished`, a
+ * transactional outbox): an owner that dies between a batch's commit and its events' appends leaves them to the
+ * next owner, which publishes them again at its start, each with its origin (event-origin.ts), so that every log
+ * takes each event once.
  */
 import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
 import type { ComRecordDraft, StoredComRecord } from '../comlog/com-record.js'
@@ -22,6 +27,7 @@ import {
   type EngineSettings,
   execute,
 } from './call-engine.js'
+import { eventOrigin } from './event-origin.js'
 import type { Telephony } from './telephony.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
@@ -32,6 +38,7 @@ import {
   initialState,
   type PendingTimer,
   type TelephonyState,
+  type UnpublishedBatch,
   withAnswered,
 } from './telephony-state.js'
 
@@ -68,6 +75,12 @@ export interface TelephonyServiceOptions {
    * nothing is numbered and every save writes what it wrote before.
    */
   onStored?: (stored: StoredBatch) => void
+  /**
+   * Resolves once every event published so far is in the subscriptions' logs (cluster mode, with `onStored`:
+   * LoggedSubscriptionOutlets.settled). With it, each stored state carries the events of the batches not yet
+   * known published (`TelephonyState.unpublished`), and a start publishes again those of the state it loads.
+   */
+  published?: () => Promise<void>
 }
 
 /** One batch as stored: what a replica needs to follow it. */
@@ -123,6 +136,9 @@ export class TelephonyService implements Telephony {
   readonly #recorder: CallLogRecorder | undefined
   readonly #onCommitted: ((committed: Committed) => void) | undefined
   readonly #onStored: ((stored: StoredBatch) => void) | undefined
+  readonly #published: (() => Promise<void>) | undefined
+  /** The batches published whose events are not yet known to be in the logs, oldest first. */
+  #unconfirmed: readonly UnpublishedBatch[] = []
   /** The state last stored, which queries read. */
   #state: TelephonyState
   /** The state after every command run, stored or not: the next command runs on it. */
@@ -149,6 +165,7 @@ export class TelephonyService implements Telephony {
     this.#recorder = options.recorder
     this.#onCommitted = options.onCommitted
     this.#onStored = options.onStored
+    this.#published = options.onStored && options.published
     this.#state = state
     this.#head = state
   }
@@ -172,6 +189,7 @@ export class TelephonyService implements Telephony {
     }
     const service = new TelephonyService(options, state)
     options.recorder?.seed(allCalls(state))
+    service.#publishAgain(state.unpublished ?? [])
     service.#arm()
     return service
   }
@@ -300,10 +318,18 @@ export class TelephonyService implements Telephony {
     // The state stored: the last one of the batch, with its number when batches are numbered.
     let stored = last.after
     let changes: CallChanges | undefined
+    // The batch's events, kept in its state until they are known published (cluster mode).
+    const outbox = this.#published === undefined ? [] : batch.flatMap((step) => step.events)
     try {
-      if (last.after !== before) {
+      if (last.after !== before || outbox.length > 0) {
         changes = mergeCallChanges(batch.map((step) => step.changes))
         if (this.#onStored !== undefined) stored = numbered(last.after, before)
+        stored = withUnpublished(stored, [
+          ...this.#unconfirmed,
+          ...(outbox.length > 0 && stored.batch !== undefined
+            ? [{ batch: stored.batch, events: outbox }]
+            : []),
+        ])
         if (drafts.length > 0) records = await this.#store.saveWithRecords(stored, changes, drafts)
         else await this.#store.save(stored, changes)
       }
@@ -316,11 +342,16 @@ export class TelephonyService implements Telephony {
     // The next commands run on the numbered state when none ran since, so that it is not stored again.
     if (stored !== last.after && this.#head === last.after) this.#head = stored
     let first = 0
+    // The origin of each event when the batch keeps them (its index among the batch's events).
+    const numberedAs = outbox.length > 0 ? stored.batch : undefined
+    let index = 0
     for (const step of batch) {
       const stepRecords = records.slice(first, first + step.drafts.length)
       first += step.drafts.length
       this.#state = step === last ? stored : step.after
-      for (const event of step.events) this.#events.publish(event)
+      for (const event of step.events)
+        if (numberedAs === undefined) this.#events.publish(event)
+        else this.#events.publish(event, eventOrigin(numberedAs, index++))
       if (step.after !== step.before || step.events.length > 0)
         this.#onCommitted?.({
           before: step.before,
@@ -331,6 +362,36 @@ export class TelephonyService implements Telephony {
         })
       step.done(stepRecords)
     }
+    if (numberedAs !== undefined)
+      this.#confirmLater([...this.#unconfirmed, { batch: numberedAs, events: outbox }])
+  }
+
+  /**
+   * Publishes again, each with its origin, the events a loaded state says may not have been published (its
+   * previous owner died between a batch's commit and its events' appends); the logs take those they lack.
+   */
+  #publishAgain(unpublished: readonly UnpublishedBatch[]): void {
+    if (this.#published === undefined || unpublished.length === 0) return
+    for (const { batch, events } of unpublished)
+      for (const [index, event] of events.entries())
+        this.#events.publish(event, eventOrigin(batch, index))
+    this.#confirmLater(unpublished)
+  }
+
+  /**
+   * Keeps `unconfirmed` as the batches the next states store, until the events published so far are known
+   * to be in the logs: then the batches published by then are forgotten. An append that failed was reported
+   * by the delivery (the events lost for those subscriptions) and is not tried again.
+   */
+  #confirmLater(unconfirmed: readonly UnpublishedBatch[]): void {
+    this.#unconfirmed = unconfirmed
+    const through = unconfirmed[unconfirmed.length - 1]?.batch ?? 0
+    this.#published?.().then(
+      () => {
+        this.#unconfirmed = this.#unconfirmed.filter((entry) => entry.batch > through)
+      },
+      () => {},
+    )
   }
 
   /**
@@ -407,6 +468,17 @@ function nextDue(timers: readonly PendingTimer[], now: number): PendingTimer | u
   for (const timer of timers)
     if (timer.at <= now && (due === undefined || timer.at < due.at)) due = timer
   return due
+}
+
+/** `state` with `unpublished` as the batches whose events it keeps (none: without the field). */
+function withUnpublished(
+  state: TelephonyState,
+  unpublished: readonly UnpublishedBatch[],
+): TelephonyState {
+  if (unpublished.length > 0) return { ...state, unpublished: [...unpublished] }
+  if (state.unpublished === undefined) return state
+  const { unpublished: _, ...rest } = state
+  return rest
 }
 
 /** The state as its batch stores it: numbered one more than the state stored before it. */

@@ -5,6 +5,7 @@
  */
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 import { Map as ImmutableMap } from 'immutable'
+import type { PlatformEvent } from '../ports.js'
 import type { AssociatedData } from './associated-data.js'
 import { buildIndex, compareCallRefs } from './call-index.js'
 
@@ -125,6 +126,20 @@ export interface TelephonyState {
    * (docs/cluster.md, "The engine across nodes, wired"). Absent in the embedded mode, which forwards nothing.
    */
   answered?: AnsweredRequest[]
+  /**
+   * The events of the batches whose publication was not yet known to be done when this state was stored, the
+   * batch that stored it included, oldest first (cluster mode: TelephonyServiceOptions.published). A new owner
+   * publishes them again, each with its origin, before it runs anything: a log takes only the ones it lacks
+   * (event-origin.ts). Absent in the embedded mode, where the events die with the process that would deliver
+   * them.
+   */
+  unpublished?: UnpublishedBatch[]
+}
+
+/** The events a stored batch published, in order: the `index`-th has the origin `eventOrigin(batch, index)`. */
+export interface UnpublishedBatch {
+  batch: number
+  events: PlatformEvent[]
 }
 
 /** A forwarded request the engine ran: its id, and the call it made, if it made one. */

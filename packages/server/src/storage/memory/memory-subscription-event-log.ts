@@ -19,6 +19,8 @@ interface Log {
   events: LoggedEvent[]
   lastSequence: number
   acknowledged: number
+  /** The origin of the last engine event taken (EventSink.publish), if any. */
+  origin?: number
   expiresAt: number
 }
 
@@ -48,8 +50,11 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     subscriptionIds: readonly string[],
     event: string,
     ttlMs: number,
+    origin?: number,
   ): Promise<number[]> {
-    return subscriptionIds.map((subscriptionId) => this.appendNow(subscriptionId, event, ttlMs))
+    return subscriptionIds.map((subscriptionId) =>
+      this.appendNow(subscriptionId, event, ttlMs, origin),
+    )
   }
 
   async read(
@@ -115,8 +120,12 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     return watcher
   }
 
-  private appendNow(subscriptionId: string, event: string, ttlMs: number): number {
+  private appendNow(subscriptionId: string, event: string, ttlMs: number, origin?: number): number {
     const log = this.live(subscriptionId) ?? this.created(subscriptionId)
+    if (origin !== undefined) {
+      if (log.origin !== undefined && origin <= log.origin) return 0
+      log.origin = origin
+    }
     log.lastSequence += 1
     log.events.push({ sequence: log.lastSequence, event })
     if (log.events.length > this.capacity) log.events.shift()

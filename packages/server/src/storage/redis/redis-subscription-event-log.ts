@@ -20,8 +20,9 @@ import {
 import {
   ACKNOWLEDGE,
   APPEND,
+  allLogKeys,
+  appendedLogKeys,
   claimedLogKeys,
-  eventLogKeys,
   READ,
   sequenceOf,
 } from './subscription-event-log-scripts.js'
@@ -57,13 +58,14 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     subscriptionIds: readonly string[],
     event: string,
     ttlMs: number,
+    origin?: number,
   ): Promise<number[]> {
     const calls = []
     for (let start = 0; start < subscriptionIds.length; start += SUBSCRIPTIONS_PER_SCRIPT) {
       const keys = subscriptionIds
         .slice(start, start + SUBSCRIPTIONS_PER_SCRIPT)
-        .flatMap(eventLogKeys)
-      calls.push({ keys, args: [event, this.capacity, Math.ceil(ttlMs)] })
+        .flatMap(appendedLogKeys)
+      calls.push({ keys, args: [event, this.capacity, Math.ceil(ttlMs), origin ?? ''] })
     }
     const replies = await APPEND.runMany(this.client, calls)
     return replies.flatMap((reply) => (reply as number[]).map(Number))
@@ -108,12 +110,12 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
 
   async renew(subscriptionId: string, ttlMs: number): Promise<void> {
     const pipeline = this.client.pipeline()
-    for (const key of claimedLogKeys(subscriptionId)) pipeline.pexpire(key, Math.ceil(ttlMs))
+    for (const key of allLogKeys(subscriptionId)) pipeline.pexpire(key, Math.ceil(ttlMs))
     await pipeline.exec()
   }
 
   async drop(subscriptionId: string): Promise<void> {
-    await this.client.del(...claimedLogKeys(subscriptionId))
+    await this.client.del(...allLogKeys(subscriptionId))
   }
 
   openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {

@@ -18,25 +18,44 @@ export function claimedLogKeys(subscriptionId: string): [string, string, string,
   return [...eventLogKeys(subscriptionId), `queue-reader:${subscriptionId}`]
 }
 
+/** The keys of one subscription's log as appends take them: its three, then the origin of its last engine event. */
+export function appendedLogKeys(subscriptionId: string): [string, string, string, string] {
+  return [...eventLogKeys(subscriptionId), `queue-origin:${subscriptionId}`]
+}
+
+/** Every key of one subscription's log (renewed and dropped together). */
+export function allLogKeys(subscriptionId: string): string[] {
+  return [...claimedLogKeys(subscriptionId), `queue-origin:${subscriptionId}`]
+}
+
 /** The sequence number of a stream entry id `0-{sequence}`. */
 export function sequenceOf(entryId: string): number {
   return Number(entryId.slice(entryId.indexOf('-') + 1))
 }
 
 /**
- * Appends ARGV[1] (the event) to every subscription whose three keys are given, in turn: the next sequence
- * number by INCR, the entry by XADD under that number, the stream trimmed exactly to ARGV[2] entries (the oldest
- * dropped), and every key's time to live set to ARGV[3] milliseconds. Returns the sequence numbers.
+ * Appends ARGV[1] (the event) to every subscription whose four keys (`appendedLogKeys`) are given, in turn: the
+ * next sequence number by INCR, the entry by XADD under that number, the stream trimmed exactly to ARGV[2]
+ * entries (the oldest dropped), and every key's time to live set to ARGV[3] milliseconds. When ARGV[4] is an
+ * origin (not empty), a subscription whose origin key holds it or a later one is passed over (its number 0),
+ * and the others keep it. Returns the sequence numbers.
  */
 export const APPEND = new RedisScript(`
+local origin = tonumber(ARGV[4])
 local sequences = {}
-for i = 1, #KEYS, 3 do
-  local sequence = redis.call('INCR', KEYS[i + 1])
-  redis.call('XADD', KEYS[i], 'MAXLEN', ARGV[2], '0-' .. sequence, 'e', ARGV[1])
-  redis.call('PEXPIRE', KEYS[i], ARGV[3])
-  redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
-  redis.call('PEXPIRE', KEYS[i + 2], ARGV[3])
-  sequences[#sequences + 1] = sequence
+for i = 1, #KEYS, 4 do
+  local taken = origin and tonumber(redis.call('GET', KEYS[i + 3]) or '-1') >= origin
+  if taken then
+    sequences[#sequences + 1] = 0
+  else
+    local sequence = redis.call('INCR', KEYS[i + 1])
+    redis.call('XADD', KEYS[i], 'MAXLEN', ARGV[2], '0-' .. sequence, 'e', ARGV[1])
+    redis.call('PEXPIRE', KEYS[i], ARGV[3])
+    redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
+    redis.call('PEXPIRE', KEYS[i + 2], ARGV[3])
+    if origin then redis.call('SET', KEYS[i + 3], ARGV[4], 'PX', ARGV[3]) end
+    sequences[#sequences + 1] = sequence
+  end
 end
 return sequences
 `)
