@@ -111,9 +111,10 @@ export interface RoutingStore {
 
 /**
  * What durable state a node holds in memory, by kind: the directory's accounts (key: the login name) and
- * settings, users' routing profiles (key: the login name), the clock's offset (key: `offset`).
+ * settings, users' routing profiles (key: the login name), the clock's offset (key: `offset`); and the sessions
+ * it uses from its cache (key: the id of a session that closed; platform/sessions/cached-session-store.ts).
  */
-export type ChangeTopic = 'directory' | 'routing' | 'clock'
+export type ChangeTopic = 'directory' | 'routing' | 'clock' | 'sessions'
 
 /** The key of a notice that says: reload everything of the topic (an import, or notices possibly missed). */
 export const EVERY_KEY = '*'

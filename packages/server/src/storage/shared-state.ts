@@ -3,6 +3,7 @@
  * mode they live in the process's memory, in the cluster mode in Redis. service.ts builds the platform on one or
  * the other the same way: the two modes differ here, and only here, for this state.
  */
+
 import type { Redis } from 'ioredis'
 import type { HealthCheck } from '../operations/node-health.js'
 import type { LoginAttemptStores, ThrottlePolicies } from '../platform/auth/authenticator.js'
@@ -17,6 +18,7 @@ import type {
   SubscriptionStore,
   SupervisionStore,
 } from '../platform/ports.js'
+import { CachedSessionStore } from '../platform/sessions/cached-session-store.js'
 import type { SessionStoreTiming } from '../platform/sessions/session-record.js'
 import { MemoryChangeNotices } from './memory/memory-change-notices.js'
 import { MemoryLicenseStore } from './memory/memory-license-store.js'
@@ -100,7 +102,11 @@ export async function redisSharedState(
     onError: (error) => settings.onError(error, 'a change notice was not sent or heard'),
   })
   return {
-    sessions: new RedisSessionStore(redis, settings.sessionTiming),
+    // Each request uses its session: from the node's cache, renewed in Redis once a second at most.
+    sessions: new CachedSessionStore(new RedisSessionStore(redis, settings.sessionTiming), {
+      timing: settings.sessionTiming,
+      notices,
+    }),
     licenses: new RedisLicenseStore(redis),
     loginAttempts: {
       login: new RedisLoginAttemptStore(redis, settings.throttle.login, 'login'),
