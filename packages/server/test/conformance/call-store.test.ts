@@ -1,24 +1,39 @@
 /**
- * Runs the CallStore conformance suite in memory and on every SQL target (sql-targets.ts), and checks the
- * reading of a state saved before migration 0003.
+ * Runs the CallStore conformance suite in memory and on every SQL target (sql-targets.ts), unfenced and fenced
+ * by a lease it holds (the cluster mode's saves: one statement on PostgreSQL, postgres-fenced-save.ts), and
+ * checks the reading of a state saved before migration 0003.
  */
 import { describe, expect, it } from 'vitest'
 import { withCalls } from '../../src/platform/telephony/telephony-state.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
+import { ENGINE_LEASE_NAME } from '../../src/storage/sql/engine-fence.js'
 import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
 import { callStoreConformance } from './call-store.js'
 import { onEverySqlTarget } from './sql-targets.js'
 
-/** Opens the store; `empty` clears its tables first (a PostgreSQL schema is shared by the run's cases). */
-async function openStore(target: DatabaseTarget, empty = false): Promise<SqlCallStore> {
+/**
+ * Opens the store; `empty` clears its tables first (a PostgreSQL schema is shared by the run's cases); `fenced`
+ * fences its saves by a lease row it holds.
+ */
+async function openStore(
+  target: DatabaseTarget,
+  empty = false,
+  fenced = false,
+): Promise<SqlCallStore> {
   const db = callTables(await openDatabase(target))
   if (empty) {
     await db.deleteFrom('telephony_call').execute()
     await db.deleteFrom('telephony_device').execute()
     await db.deleteFrom('telephony_state').execute()
   }
-  return new SqlCallStore(db)
+  if (!fenced) return new SqlCallStore(db)
+  await db
+    .insertInto('engine_lease')
+    .values({ name: ENGINE_LEASE_NAME, epoch: 7, owner_node: 'test', acquired_at: 0 })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ epoch: 7 }))
+    .execute()
+  return new SqlCallStore(db, { fence: { epoch: () => 7 } })
 }
 
 callStoreConformance('MemoryCallStore', async () => ({ store: new MemoryCallStore() }))
@@ -28,6 +43,14 @@ onEverySqlTarget('SqlCallStore', (label, nextTarget, reopenable) =>
     const target = nextTarget()
     const store = await openStore(target, true)
     return reopenable ? { store, reopen: () => openStore(target) } : { store }
+  }),
+)
+
+onEverySqlTarget('SqlCallStore, fenced', (label, nextTarget, reopenable) =>
+  callStoreConformance(label, async () => {
+    const target = nextTarget()
+    const store = await openStore(target, true, true)
+    return reopenable ? { store, reopen: () => openStore(target, false, true) } : { store }
   }),
 )
 

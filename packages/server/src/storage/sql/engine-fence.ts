@@ -46,18 +46,31 @@ export async function checkFence(
   fence: EngineFence,
   epoch: number,
 ): Promise<void> {
-  const lease = fence.lease ?? ENGINE_LEASE_NAME
+  const lease = leaseOf(fence)
   const { numUpdatedRows } = await trx
     .updateTable('engine_lease')
     .set((eb) => ({ epoch: eb.ref('epoch') }))
     .where('name', '=', lease)
     .where('epoch', '=', epoch)
     .executeTakeFirst()
-  if (numUpdatedRows === 1n) return
-  const row = await trx
+  if (numUpdatedRows !== 1n) throw await fenceRefusal(trx, fence, epoch)
+}
+
+/** The lease's row a fence checks. */
+export function leaseOf(fence: EngineFence): string {
+  return fence.lease ?? ENGINE_LEASE_NAME
+}
+
+/** The error of a save refused under `epoch`, with the lease's epoch now. */
+export async function fenceRefusal(
+  db: Kysely<CallDatabase>,
+  fence: EngineFence,
+  epoch: number,
+): Promise<EngineFencedError> {
+  const row = await db
     .selectFrom('engine_lease')
     .select('epoch')
-    .where('name', '=', lease)
+    .where('name', '=', leaseOf(fence))
     .executeTakeFirst()
-  throw new EngineFencedError(epoch, row === undefined ? undefined : Number(row.epoch))
+  return new EngineFencedError(epoch, row === undefined ? undefined : Number(row.epoch))
 }

@@ -7,9 +7,10 @@
  * the command changed, not how many calls are in progress nor how many devices there are. What a save
  * writes is planned by CallWritePlanner (call-write-plan.ts) and run here in a transaction of `db`. In
  * cluster mode the store is fenced (engine-fence.ts): each save first checks that its writer still owns the
- * engine, one more statement; the embedded mode has no fence and no such statement.
+ * engine, one more statement; on PostgreSQL the fence and the writes are then one statement
+ * (postgres-fenced-save.ts). The embedded mode has no fence and no such statement.
  */
-import type { Kysely } from 'kysely'
+import { type Kysely, SqliteAdapter } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
 import type { CallChanges, CallStore } from '../../platform/ports.js'
 import type { TelephonyState } from '../../platform/telephony/telephony-state.js'
@@ -18,7 +19,8 @@ import { type CallWritePlan, CallWritePlanner, type PositionedRow } from './call
 import { ComRecordAppender } from './comlog-record-appender.js'
 import { indexNewRecords } from './comlog-user-index.js'
 import type { CallDatabase } from './database.js'
-import { checkFence, type EngineFence, fencedEpoch } from './engine-fence.js'
+import { checkFence, type EngineFence, fencedEpoch, fenceRefusal, leaseOf } from './engine-fence.js'
+import { fitsOneStatement, saveInOneStatement } from './postgres-fenced-save.js'
 
 /** At three parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
 const BATCH_SIZE = 300
@@ -39,6 +41,8 @@ export class SqlCallStore implements CallStore {
   readonly #db: Kysely<CallDatabase>
   readonly #ownsDatabase: boolean
   readonly #fence: EngineFence | undefined
+  /** Whether fenced saves may be one statement (PostgreSQL: postgres-fenced-save.ts). */
+  readonly #oneStatement: boolean
   readonly #planner = new CallWritePlanner()
   readonly #appender = new ComRecordAppender()
 
@@ -47,6 +51,7 @@ export class SqlCallStore implements CallStore {
     this.#db = db
     this.#ownsDatabase = options.ownsDatabase ?? true
     this.#fence = options.fence
+    this.#oneStatement = !(db.getExecutor().adapter instanceof SqliteAdapter)
   }
 
   /** Reads the rest row, the calls and the devices, in saved order, from one snapshot of the database. */
@@ -72,6 +77,23 @@ export class SqlCallStore implements CallStore {
     const fence = this.#fence
     const epoch = fence === undefined ? undefined : fencedEpoch(fence)
     const planned = await this.#planner.plan(this.#db, state, changes, drafts)
+    if (
+      fence !== undefined &&
+      epoch !== undefined &&
+      this.#oneStatement &&
+      fitsOneStatement(planned.plan)
+    ) {
+      const held = await saveInOneStatement(
+        this.#db,
+        leaseOf(fence),
+        epoch,
+        STATE_ROW,
+        planned.plan,
+      )
+      if (!held) throw await fenceRefusal(this.#db, fence, epoch)
+      planned.written()
+      return planned.stored
+    }
     await this.#db.transaction().execute(async (trx) => {
       if (fence !== undefined && epoch !== undefined) await checkFence(trx, fence, epoch)
       await this.#write(trx, planned.plan)
