@@ -23,11 +23,16 @@ export class EngineBatchPublisher {
     this.#onError = onError
   }
 
-  /** Encodes the stored batch at once and publishes it after those before it. */
-  readonly stored = (stored: StoredBatch): void => {
+  /**
+   * Encodes the stored batch at once and publishes it after those before it; resolves once it is on the feed
+   * (or its failure reported: never rejects), so that the engine tells nobody of the batch before a follower
+   * can find it there.
+   */
+  readonly stored = (stored: StoredBatch): Promise<void> => {
     const batch = encodeEngineBatch(stored, this.#epoch, this.#lastRest)
     if (batch.rest !== undefined) this.#lastRest = batch.rest
     this.#tail = this.#tail.then(() => this.#feed.publish(batch)).catch(this.#onError)
+    return this.#tail
   }
 
   /** Resolves once every batch told so far is published (or reported as failed). */

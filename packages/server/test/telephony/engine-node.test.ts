@@ -231,6 +231,37 @@ describe('EngineNode over memory adapters', () => {
     expect(await hasSettled(a.node.catchUp())).toBe(true)
   })
 
+  it('tells nobody of a batch before it is on the feed: the owner’s answer and events wait for its publication', async () => {
+    // The owner's publications reach the feed only once the gate opens.
+    let opened: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      opened = resolve
+    })
+    let holding = false
+    const slow: EngineChangeFeed = {
+      publish: async (batch) => {
+        if (holding) await gate
+        return feed.publish(batch)
+      },
+      read: (after, max) => feed.read(after, max),
+      follow: (after, onPage) => feed.follow(after, onPage),
+    }
+    const a = await node('a', undefined, slow)
+    await roleOf(a.node, 'owner')
+    holding = true
+
+    const made = a.node.execute(makeCall('alice', '1001', '1002'))
+    expect(await hasSettled(made)).toBe(false)
+    expect(a.sink.lines).toStrictEqual([])
+    opened()
+    const { callRef = '' } = await made
+    // Once answered, any node that catches up with the feed finds the call.
+    const page = await feed.read(0, 100)
+    expect(page.batches.at(-1)?.batch).toBe(a.node.state.batch)
+    expect(a.sink.lines).toContain('OnCallCreated bob')
+    expect(callOf(a.node.state, callRef)).toBeDefined()
+  })
+
   it("gives a follower's snapshot to the owner, which publishes it", async () => {
     const a = await node('a')
     await roleOf(a.node, 'owner')

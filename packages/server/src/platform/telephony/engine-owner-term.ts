@@ -30,8 +30,8 @@ export interface EngineOptions
 
 /** Publishes a term's stored batches on the change feed (storage/engine-batch-publisher.ts). */
 export interface BatchPublisher {
-  /** Told of each batch once stored (TelephonyServiceOptions.onStored). */
-  readonly stored: (stored: StoredBatch) => void
+  /** Told of each batch once stored (TelephonyServiceOptions.onStored); resolves once it is published. */
+  readonly stored: (stored: StoredBatch) => Promise<void>
   /** Resolves once every batch told so far is published (or reported as failed). */
   idle(): Promise<void>
 }

@@ -72,9 +72,11 @@ export interface TelephonyServiceOptions {
    * Numbers the batches and is told of each once it is stored, before its commands are published or
    * resolved (cluster mode: the owner publishes it to the engine's change feed). With it, each state stored
    * carries its batch's number (`TelephonyState.batch`, one more than the stored state's); without it
-   * nothing is numbered and every save writes what it wrote before.
+   * nothing is numbered and every save writes what it wrote before. When it returns a promise (never
+   * rejected), the batch's events and answers wait for it: a client told of a call by the owner finds it on
+   * any node that catches up with the feed.
    */
-  onStored?: (stored: StoredBatch) => void
+  onStored?: (stored: StoredBatch) => void | Promise<void>
   /**
    * Resolves once every event published so far is in the subscriptions' logs (cluster mode, with `onStored`:
    * LoggedSubscriptionOutlets.settled). With it, each stored state carries the events of the batches not yet
@@ -135,7 +137,7 @@ export class TelephonyService implements Telephony {
   readonly #onTimerError: (error: unknown, timer: PendingTimer) => void
   readonly #recorder: CallLogRecorder | undefined
   readonly #onCommitted: ((committed: Committed) => void) | undefined
-  readonly #onStored: ((stored: StoredBatch) => void) | undefined
+  readonly #onStored: ((stored: StoredBatch) => void | Promise<void>) | undefined
   readonly #published: (() => Promise<void>) | undefined
   /** The batches published whose events are not yet known to be in the logs, oldest first. */
   #unconfirmed: readonly UnpublishedBatch[] = []
@@ -185,7 +187,7 @@ export class TelephonyService implements Telephony {
       if (options.onStored !== undefined) state = numbered(state, loaded)
       await options.store.save(state, changes)
       if (state.batch !== undefined)
-        options.onStored?.({ batch: state.batch, before: loaded, after: state, changes })
+        await options.onStored?.({ batch: state.batch, before: loaded, after: state, changes })
     }
     const service = new TelephonyService(options, state)
     options.recorder?.seed(allCalls(state))
@@ -338,7 +340,7 @@ export class TelephonyService implements Telephony {
       return
     }
     if (changes !== undefined && stored.batch !== undefined)
-      this.#onStored?.({ batch: stored.batch, before, after: stored, changes })
+      await this.#onStored?.({ batch: stored.batch, before, after: stored, changes })
     // The next commands run on the numbered state when none ran since, so that it is not stored again.
     if (stored !== last.after && this.#head === last.after) this.#head = stored
     let first = 0
