@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import { API_V1_PATH } from './gateway/base-urls.js'
+import { answerFrameworkError, MAX_PARAM_LENGTH } from './gateway/early-errors.js'
 import { addErrorSchema } from './gateway/error-responses.js'
 import {
   type SchemaCompilation,
@@ -58,7 +59,9 @@ export async function buildApp(
   const app = Fastify({
     ...(typeof logger === 'object' && 'child' in logger ? { loggerInstance: logger } : { logger }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors found before any route or hook runs are RestErrorInfo too (gateway/early-errors.ts).
+    frameworkErrors: answerFrameworkError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
     ...schemaCompilationOptions(options.schemaCompilation ?? 'lazy'),
   }).withTypeProvider<TypeBoxTypeProvider>()

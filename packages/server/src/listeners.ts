@@ -6,6 +6,7 @@ import { createServer as createHttpServer, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { answerClientError } from './gateway/early-errors.js'
 
 /** Where to listen; a port of `undefined` turns that listener off, 0 picks a free port. */
 export interface ListenOptions {
@@ -53,6 +54,7 @@ export async function startHttpListener(
 ): Promise<HttpListener> {
   await app.ready()
   const server = createHttpServer((request, response) => app.routing(request, response))
+  server.on('clientError', answerClientError)
   const bound = await listen(server, port, host)
   return { port: bound, close: () => close(server) }
 }
@@ -76,6 +78,7 @@ export async function startListeners(
   try {
     if (options.httpPort !== undefined) {
       const server = createHttpServer(handler)
+      server.on('clientError', answerClientError)
       servers.push(server)
       result.httpPort = await listen(server, options.httpPort, options.host)
     }
@@ -83,6 +86,7 @@ export async function startListeners(
       if (options.tls === undefined)
         throw new Error('The HTTPS listener needs a certificate and key')
       const server = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      server.on('clientError', answerClientError)
       servers.push(server)
       result.httpsPort = await listen(server, options.httpsPort, options.host)
     }

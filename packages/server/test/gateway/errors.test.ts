@@ -96,6 +96,25 @@ describe('bad input: 400 BAD_PARAMETER naming what is wrong, nothing changed', (
   })
 })
 
+describe('errors raised before a route runs are RestErrorInfo too (issue 15, finding 2)', () => {
+  it('a bad percent-encoding in the path: 400 BAD_PARAMETER', async () => {
+    const response = await service.app.inject({
+      url: '/api/rest/1.0/users/%ZZ',
+      headers: { cookie },
+    })
+    expectRestError(response, 400, 'BAD_PARAMETER', /path/)
+  })
+
+  it('a path parameter over 100 characters: 414 with a RestErrorInfo', async () => {
+    const response = await service.app.inject({
+      url: `/api/rest/1.0/users/${'a'.repeat(150)}`,
+      headers: { cookie },
+    })
+    expect(response.statusCode).toBe(414)
+    expect(response.json()).toMatchObject({ httpStatus: 'URI_TOO_LONG', type: 'BAD_PARAMETER' })
+  })
+})
+
 describe('unexpected faults', () => {
   it('answer 500 SERVER_PROBLEM without a stack trace', async () => {
     const broken = await startTestService()

@@ -321,6 +321,30 @@ describe('POST /sessions/release', () => {
     expectRestError(await release(''), 400, 'BAD_PARAMETER')
     expectSchema(SessionInfo, await get(bob))
   })
+
+  it('refuses a JSON body that is not a string with 400, releasing nothing (issue 15, finding 1)', async () => {
+    const first = await openSession(app, 'alice')
+    const second = await openSession(app, 'alice')
+    for (const payload of ['false', '123', '["x"]', '{"sessionId":"x"}', 'null']) {
+      const response = await app.inject({
+        method: 'POST',
+        url: `${SESSIONS}/release`,
+        headers: { cookie: second, 'content-type': 'application/json' },
+        payload,
+      })
+      expectRestError(response, 400, 'BAD_PARAMETER', /^body: /)
+    }
+    // A JSON string is the sessionId, as text/plain is.
+    const firstId = expectSchema<SessionInfo>(SessionInfo, await get(first)).sessionId ?? ''
+    expectSchema(SessionInfo, await get(first))
+    const released = await app.inject({
+      method: 'POST',
+      url: `${SESSIONS}/release`,
+      headers: { cookie: second, 'content-type': 'application/json' },
+      payload: JSON.stringify(firstId),
+    })
+    expect(expectSchema<SessionInfo>(SessionInfo, released).otherSessions).toEqual([])
+  })
 })
 
 describe('licenses held by sessions', () => {

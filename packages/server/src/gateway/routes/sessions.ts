@@ -12,6 +12,7 @@ import {
   SessionRequest,
 } from '@openness/wire'
 import type { FastifyRequest } from 'fastify'
+import { PlatformError } from '../../platform/platform-error.js'
 import type { Session } from '../../platform/sessions/session.js'
 import { API_V1_PATH, baseOrigins } from '../base-urls.js'
 import { readSessionCookie } from '../cookies.js'
@@ -148,6 +149,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const session = request.session as Session
+      // The schema cannot coerce a body that is the whole document: a JSON false or 123 passes it unchanged.
+      if (typeof request.body !== 'string')
+        throw new PlatformError(
+          'BAD_PARAMETER',
+          'body: the sessionId of the session to release, as text (or a JSON string)',
+        )
       await sessions.release(session, request.body.trim())
       return sessionInfo(request, session)
     },

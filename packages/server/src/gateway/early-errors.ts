@@ -1,0 +1,85 @@
+/**
+ * The errors raised before a route runs, answered as RestErrorInfo like every other (specification, "Errors";
+ * issue 15, finding 2): Fastify's framework errors (a path that is not a valid URL, a path parameter over the
+ * router's length limit), which it answers with a body of its own unless given `frameworkErrors`, and the errors
+ * Node's HTTP parser raises on a connection (headers over its limit, a request that is not HTTP, a request too
+ * slow), which Node answers with an empty body unless the server handles `clientError`.
+ */
+import type { Duplex } from 'node:stream'
+import { type RestErrorInfo, restErrorInfo } from '@openness/wire'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+
+/** The longest path parameter the router takes (find-my-way's default, kept). */
+export const MAX_PARAM_LENGTH = 100
+
+/** Fastify's `frameworkErrors`: the path's errors, found before any route or hook runs. */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const [body, status] = frameworkErrorBody(error)
+  void reply.code(status).type('application/json; charset=utf-8').send(body)
+}
+
+function frameworkErrorBody(error: FastifyError): [RestErrorInfo, number] {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return [restErrorInfo('BAD_PARAMETER', 'path: not a valid URL (a bad percent-encoding)'), 400]
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return [
+        restErrorInfo(
+          'BAD_PARAMETER',
+          `path: a parameter is longer than ${MAX_PARAM_LENGTH} characters`,
+          { status: 414 },
+        ),
+        414,
+      ]
+    default:
+      return [
+        restErrorInfo('SERVER_PROBLEM', 'The request could not be routed', {
+          innerMessage: error.code,
+        }),
+        500,
+      ]
+  }
+}
+
+/**
+ * A server's `clientError`: answers what Node's parser refused with a RestErrorInfo and closes the connection
+ * (its next bytes cannot be trusted); a connection already reset or not writable is only destroyed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [body, status] = clientErrorBody(error.code)
+  const json = JSON.stringify(body)
+  socket.end(
+    `HTTP/1.1 ${status} ${body.httpStatus ?? ''}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(json)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      json,
+  )
+}
+
+function clientErrorBody(code: string | undefined): [RestErrorInfo, 400 | 408 | 431] {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [
+        restErrorInfo('BAD_PARAMETER', 'headers: larger than the server accepts', {
+          status: 431,
+        }),
+        431,
+      ]
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [
+        restErrorInfo('BAD_PARAMETER', 'The request was not received in time', { status: 408 }),
+        408,
+      ]
+    default:
+      return [restErrorInfo('BAD_PARAMETER', 'The request is not valid HTTP/1.1'), 400]
+  }
+}
