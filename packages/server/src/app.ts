@@ -17,6 +17,7 @@ import { errorHandler } from './gateway/plugins/error-handler.js'
 import { jsonBody } from './gateway/plugins/json-body.js'
 import { openApi } from './gateway/plugins/openapi.js'
 import { readinessCheck } from './gateway/plugins/readiness.js'
+import { requestHygiene } from './gateway/plugins/request-hygiene.js'
 import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { comlogRoutes } from './gateway/routes/comlog.js'
@@ -69,6 +70,7 @@ export async function buildApp(
   app.decorate('platform', platform)
   addErrorSchema(app)
   await app.register(errorHandler)
+  await app.register(requestHygiene)
   await app.register(jsonBody)
   // Before the session: a request refused NOT_READY does not restart its session's timer.
   await app.register(readinessCheck)

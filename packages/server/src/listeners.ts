@@ -13,8 +13,38 @@ export interface ListenOptions {
   host: string
   httpPort?: number
   httpsPort?: number
-  tls?: { cert: string; key: string }
+  /**
+   * The HTTPS listener's certificate and key; `strictTransport` adds HSTS to its answers (a certificate the
+   * operator configured: never the generated development one, which browsers would then pin for the host).
+   */
+  tls?: { cert: string; key: string; strictTransport?: boolean }
 }
+
+/**
+ * The HTTPS listener's protocols and suites: Mozilla's "intermediate" profile (TLS 1.2 with AEAD suites and
+ * forward secrecy only, and TLS 1.3, whose suites are all AEAD), which every client SDK of the census speaks.
+ */
+export const TLS_PROFILE = {
+  minVersion: 'TLSv1.2',
+  ciphers: [
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+    'DHE-RSA-AES128-GCM-SHA256',
+    'DHE-RSA-AES256-GCM-SHA384',
+    'DHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+  honorCipherOrder: false,
+} as const
+
+/** HSTS as Mozilla's intermediate profile sends it: two years. */
+const STRICT_TRANSPORT = 'max-age=63072000'
 
 /** The bound listeners. */
 export interface Listeners {
@@ -85,7 +115,16 @@ export async function startListeners(
     if (options.httpsPort !== undefined) {
       if (options.tls === undefined)
         throw new Error('The HTTPS listener needs a certificate and key')
-      const server = createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+      const strict = options.tls.strictTransport === true
+      const server = createHttpsServer(
+        { cert: options.tls.cert, key: options.tls.key, ...TLS_PROFILE },
+        strict
+          ? (request, response) => {
+              response.setHeader('strict-transport-security', STRICT_TRANSPORT)
+              handler(request, response)
+            }
+          : handler,
+      )
       server.on('clientError', answerClientError)
       servers.push(server)
       result.httpsPort = await listen(server, options.httpsPort, options.host)

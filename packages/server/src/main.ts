@@ -199,7 +199,7 @@ async function main(): Promise<void> {
     host: config.host,
     ...(config.httpPort !== 0 && { httpPort: config.httpPort }),
     ...(config.httpsPort !== 0 && { httpsPort: config.httpsPort }),
-    ...(tls && { tls }),
+    ...(tls && { tls: { ...tls, strictTransport: tls.source === 'configured' } }),
   })
   // Polling URLs default to the plain-HTTP listener (design section 6).
   if (listeners.httpPort !== undefined) running.platform.urls.httpPort = listeners.httpPort

@@ -125,6 +125,11 @@ async function login(
 }
 
 export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // An answer that carries a credential (or refuses one) is stored by no cache (issue 15, finding 11).
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('cache-control', 'no-store')
+    done()
+  })
   const config = { session: 'none' as const }
   const { cookies } = app.platform
   const [defaultName = 'SvcUserId'] = cookies.names
