@@ -19,8 +19,35 @@ describe('loadConfig', () => {
       comlogRecording: true,
       voicemailMaxMessageSeconds: 120,
       shutdownDrainSeconds: 0,
+      connectionLimits: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnections: 20_000,
+        checkIntervalMs: 1_000,
+      },
       redisKeyPrefix: 'openness:',
     })
+  })
+
+  it('reads the connection limits, and refuses headers allowed longer than the whole request', () => {
+    expect(
+      loadConfig({
+        HTTP_HEADERS_TIMEOUT: '5',
+        HTTP_REQUEST_TIMEOUT: '20',
+        HTTP_KEEPALIVE_TIMEOUT: '2',
+        HTTP_MAX_CONNECTIONS: '500',
+      }).connectionLimits,
+    ).toEqual({
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 2_000,
+      maxConnections: 500,
+      checkIntervalMs: 1_000,
+    })
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT: '40', HTTP_REQUEST_TIMEOUT: '30' })).toThrow(
+      'HTTP_HEADERS_TIMEOUT: must not be longer than HTTP_REQUEST_TIMEOUT',
+    )
   })
 
   it('reads every variable', () => {
@@ -48,6 +75,10 @@ describe('loadConfig', () => {
       COMLOG_RECORDING: 'off',
       VOICEMAIL_MAX_MESSAGE_SECONDS: '60',
       SHUTDOWN_DRAIN_SECONDS: '10',
+      HTTP_HEADERS_TIMEOUT: '5',
+      HTTP_REQUEST_TIMEOUT: '20',
+      HTTP_KEEPALIVE_TIMEOUT: '2',
+      HTTP_MAX_CONNECTIONS: '500',
       REDIS_URL: 'redis://cache:6379',
       REDIS_KEY_PREFIX: 'site1:',
       CLUSTER_NODE_ID: 'node-1',
@@ -76,6 +107,13 @@ describe('loadConfig', () => {
       comlogRecording: false,
       voicemailMaxMessageSeconds: 60,
       shutdownDrainSeconds: 10,
+      connectionLimits: {
+        headersTimeoutMs: 5_000,
+        requestTimeoutMs: 20_000,
+        keepAliveTimeoutMs: 2_000,
+        maxConnections: 500,
+        checkIntervalMs: 1_000,
+      },
       redisUrl: 'redis://cache:6379',
       redisKeyPrefix: 'site1:',
       clusterNodeId: 'node-1',

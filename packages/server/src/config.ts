@@ -2,7 +2,9 @@
  * The service configuration, read from environment variables and validated at start: a bad value stops
  * the service with a message naming the variable (README, "Configuration").
  */
+
 import { fileURLToPath } from 'node:url'
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
 import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from './gateway/cookies.js'
 import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
 import {
@@ -61,6 +63,8 @@ export interface ServiceConfig {
    * 0 by default): the time a load balancer needs to stop sending it requests (docs/operations.md).
    */
   shutdownDrainSeconds: number
+  /** Every listener's connection limits (docs/security.md, finding 8). */
+  connectionLimits: ConnectionLimits
   /**
    * The cluster's Redis (REDIS_URL): set, with a PostgreSQL DATABASE_URL, it turns the cluster mode on
    * (docs/cluster.md); unset, the service runs embedded, its ephemeral state in memory.
@@ -176,6 +180,32 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       240,
     ),
     shutdownDrainSeconds: integer('SHUTDOWN_DRAIN_SECONDS', 0, 0, 600),
+    connectionLimits: {
+      ...DEFAULT_CONNECTION_LIMITS,
+      headersTimeoutMs:
+        integer('HTTP_HEADERS_TIMEOUT', DEFAULT_CONNECTION_LIMITS.headersTimeoutMs / 1000, 1, 600) *
+        1000,
+      requestTimeoutMs:
+        integer(
+          'HTTP_REQUEST_TIMEOUT',
+          DEFAULT_CONNECTION_LIMITS.requestTimeoutMs / 1000,
+          1,
+          3600,
+        ) * 1000,
+      keepAliveTimeoutMs:
+        integer(
+          'HTTP_KEEPALIVE_TIMEOUT',
+          DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs / 1000,
+          1,
+          600,
+        ) * 1000,
+      maxConnections: integer(
+        'HTTP_MAX_CONNECTIONS',
+        DEFAULT_CONNECTION_LIMITS.maxConnections,
+        1,
+        1_000_000,
+      ),
+    },
     redisKeyPrefix: text('REDIS_KEY_PREFIX') ?? DEFAULT_REDIS_KEY_PREFIX,
   }
   try {
@@ -184,6 +214,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     if (!(error instanceof WebhookAllowListError)) throw error
     problems.push(`WEBHOOK_ALLOWED_HOSTS: ${error.message}`)
   }
+  if (config.connectionLimits.headersTimeoutMs > config.connectionLimits.requestTimeoutMs)
+    problems.push('HTTP_HEADERS_TIMEOUT: must not be longer than HTTP_REQUEST_TIMEOUT')
   const webhookSecret = text('WEBHOOK_SECRET')
   if (webhookSecret !== undefined) {
     if (webhookSecret.length < 16) problems.push('WEBHOOK_SECRET: must have at least 16 characters')

@@ -6,6 +6,7 @@ import { createServer as createHttpServer, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
 import { answerClientError } from './gateway/early-errors.js'
 
 /** Where to listen; a port of `undefined` turns that listener off, 0 picks a free port. */
@@ -13,6 +14,8 @@ export interface ListenOptions {
   host: string
   httpPort?: number
   httpsPort?: number
+  /** Each listener's limits; DEFAULT_CONNECTION_LIMITS when absent. */
+  limits?: ConnectionLimits
   /**
    * The HTTPS listener's certificate and key; `strictTransport` adds HSTS to its answers (a certificate the
    * operator configured: never the generated development one, which browsers would then pin for the host).
@@ -53,6 +56,23 @@ export interface Listeners {
   close(): Promise<void>
 }
 
+/** The Node server options of `limits` (the connection cap is a property of the server, set by `limited`). */
+function serverOptions(limits: ConnectionLimits) {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    connectionsCheckingInterval: limits.checkIntervalMs,
+  }
+}
+
+/** `server` with its connection cap and the service's answer to what its parser refuses. */
+function limited<T extends Server>(server: T, limits: ConnectionLimits): T {
+  server.maxConnections = limits.maxConnections
+  server.on('clientError', answerClientError)
+  return server
+}
+
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject)
@@ -81,10 +101,13 @@ export async function startHttpListener(
   app: FastifyInstance,
   host: string,
   port: number,
+  limits: ConnectionLimits = DEFAULT_CONNECTION_LIMITS,
 ): Promise<HttpListener> {
   await app.ready()
-  const server = createHttpServer((request, response) => app.routing(request, response))
-  server.on('clientError', answerClientError)
+  const server = limited(
+    createHttpServer(serverOptions(limits), (request, response) => app.routing(request, response)),
+    limits,
+  )
   const bound = await listen(server, port, host)
   return { port: bound, close: () => close(server) }
 }
@@ -99,6 +122,7 @@ export async function startListeners(
     request: Parameters<FastifyInstance['routing']>[0],
     response: Parameters<FastifyInstance['routing']>[1],
   ) => app.routing(request, response)
+  const limits = options.limits ?? DEFAULT_CONNECTION_LIMITS
   const servers: Server[] = []
   const result: Listeners = {
     close: async () => {
@@ -107,8 +131,7 @@ export async function startListeners(
   }
   try {
     if (options.httpPort !== undefined) {
-      const server = createHttpServer(handler)
-      server.on('clientError', answerClientError)
+      const server = limited(createHttpServer(serverOptions(limits), handler), limits)
       servers.push(server)
       result.httpPort = await listen(server, options.httpPort, options.host)
     }
@@ -116,16 +139,23 @@ export async function startListeners(
       if (options.tls === undefined)
         throw new Error('The HTTPS listener needs a certificate and key')
       const strict = options.tls.strictTransport === true
-      const server = createHttpsServer(
-        { cert: options.tls.cert, key: options.tls.key, ...TLS_PROFILE },
-        strict
-          ? (request, response) => {
-              response.setHeader('strict-transport-security', STRICT_TRANSPORT)
-              handler(request, response)
-            }
-          : handler,
+      const server = limited(
+        createHttpsServer(
+          {
+            cert: options.tls.cert,
+            key: options.tls.key,
+            ...TLS_PROFILE,
+            ...serverOptions(limits),
+          },
+          strict
+            ? (request, response) => {
+                response.setHeader('strict-transport-security', STRICT_TRANSPORT)
+                handler(request, response)
+              }
+            : handler,
+        ),
+        limits,
       )
-      server.on('clientError', answerClientError)
       servers.push(server)
       result.httpsPort = await listen(server, options.httpsPort, options.host)
     }

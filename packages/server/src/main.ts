@@ -120,7 +120,12 @@ async function startControlPlane(
   if (config.controlPort === 0) return undefined
   const token = config.controlToken ?? generateOperatorToken()
   const app = await buildControlApp(platform, { token, logger: logger.child({ plane: 'control' }) })
-  const listener = await startHttpListener(app, config.controlHost, config.controlPort)
+  const listener = await startHttpListener(
+    app,
+    config.controlHost,
+    config.controlPort,
+    config.connectionLimits,
+  )
   logger.info({ host: config.controlHost, port: listener.port }, 'control plane listening')
   const host = ['0.0.0.0', '::'].includes(config.controlHost)
     ? 'localhost'
@@ -197,6 +202,7 @@ async function main(): Promise<void> {
         })
   const listeners = await startListeners(app, {
     host: config.host,
+    limits: config.connectionLimits,
     ...(config.httpPort !== 0 && { httpPort: config.httpPort }),
     ...(config.httpsPort !== 0 && { httpsPort: config.httpsPort }),
     ...(tls && { tls: { ...tls, strictTransport: tls.source === 'configured' } }),
