@@ -129,7 +129,7 @@ export async function buildControlApp(
     system,
   } = platform
   const prefix = CONTROL_PATH
-  await app.register(userRoutes, { prefix, directory })
+  await app.register(userRoutes, { prefix, directory, ...(sessions && { sessions }) })
   await app.register(deviceRoutes, { prefix, directory })
   if (routing) await app.register(routingRoutes, { prefix, directory, routing })
   if (telephony) {

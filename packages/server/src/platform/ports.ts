@@ -613,6 +613,11 @@ export interface SessionStore {
    * session, or one whose session closed longer than the closed retention ago); resolves to how many.
    */
   forgetDue(now: number): Promise<number>
+  /**
+   * Forgets the credentials of `loginName` that opened no session (its password changed: they were issued
+   * for the old one); resolves to how many. Credentials that opened a session follow their session.
+   */
+  voidCredentialsOf(loginName: string): Promise<number>
 }
 
 /**

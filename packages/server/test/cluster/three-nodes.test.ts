@@ -45,6 +45,34 @@ describeWithPostgres('cluster mode: three nodes serving one platform', (postgres
       }
     })
 
+    it('ends on every node, at once, the sessions of an account whose password changed through another', async () => {
+      const [a, b, c] = [cluster.node('a'), cluster.node('b'), cluster.node('c')]
+      const changer = await ClusterClient.login(a, 'dave')
+      const other = await ClusterClient.login(b, 'dave')
+      // Used on B and C first: each node holds it in its sessions' cache.
+      expect((await other.send(b, 'GET', '/1.0/users/dave')).status).toBe(200)
+      expect((await other.send(c, 'GET', '/1.0/users/dave')).status).toBe(200)
+      const changed = await changer.send(a, 'PUT', '/1.0/users/dave/password', {
+        oldPassword: 'demo-dave',
+        newPassword: 'dave-new-secret',
+      })
+      expect(changed.status).toBe(204)
+      for (const node of [a, b, c]) {
+        const refused = await other.send(node, 'GET', '/1.0/users/dave')
+        expect(refused.status, node.name).toBe(403)
+        expect((await changer.send(node, 'GET', '/1.0/users/dave')).status, node.name).toBe(200)
+      }
+      // Back to the demo password for the other cases.
+      expect(
+        (
+          await changer.send(b, 'PUT', '/1.0/users/dave/password', {
+            oldPassword: 'dave-new-secret',
+            newPassword: 'demo-dave',
+          })
+        ).status,
+      ).toBe(204)
+    })
+
     it('lists the sessions an account opened through other nodes as its other sessions', async () => {
       const first = await ClusterClient.login(cluster.node('a'), 'bob')
       const second = await ClusterClient.login(cluster.node('c'), 'bob')

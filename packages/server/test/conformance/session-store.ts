@@ -225,6 +225,29 @@ export function sessionStoreConformance(
     expect(ids(await store.due(deadline(T0 + 30 * S), 10))).toStrictEqual(['s3', 's1', 's4'])
   })
 
+  it("voids a login's credentials that opened no session, never one that did nor another login's", async () => {
+    const handle = await create()
+    const { store } = handle
+    await store.issueCredential('u1', 'alice', T0)
+    await store.issueCredential('u2', 'alice', T0)
+    await opened(store, 't1', 's1', T0)
+    await store.issueCredential('b1', 'bob', T0)
+    expect(await handle.keys()).toContain('credentials-of:alice')
+
+    expect(await store.voidCredentialsOf('alice')).toBe(2)
+    expect(await store.status('u1', T0 + S)).toStrictEqual({ state: 'UNKNOWN' })
+    expect(await store.open(draft('u2', 's2'), T0 + S)).toStrictEqual({ state: 'UNKNOWN' })
+    expect((await store.status('t1', T0 + S)).state).toBe('OPEN')
+    expect(await store.status('b1', T0 + S)).toStrictEqual({
+      state: 'NO_SESSION',
+      loginName: 'bob',
+    })
+    expect(await store.voidCredentialsOf('alice')).toBe(0)
+    const keys = await handle.keys()
+    expect(keys).not.toContain('credentials-of:alice')
+    expect(keys).toContain('credentials-of:bob')
+  })
+
   it('holds nothing once every credential and session is forgotten', async () => {
     const handle = await create()
     const { store } = handle

@@ -211,6 +211,45 @@ describe('PATCH /control/v1/users/{loginName}', () => {
     expect(await control.directory.verifyPassword('bob', 'new-bob-password')).toBeDefined()
   })
 
+  it("ends the account's sessions and voids its unused credentials when it sets a password", async () => {
+    const running = await startControlService()
+    try {
+      const { app } = running.service
+      const status = async (cookie: string) =>
+        (await app.inject({ url: '/api/rest/1.0/sessions', headers: { cookie } })).statusCode
+      const bob = await openSession(app, 'bob')
+      const alice = await openSession(app, 'alice')
+      const unused = `SvcUserId=${await authenticate(app, 'bob')}`
+      const patched = await running.control.inject({
+        method: 'PATCH',
+        url: `${USERS}/bob`,
+        headers: AUTH,
+        payload: { password: 'new-bob-password' },
+      })
+      expect(patched.statusCode).toBe(200)
+      expect(await status(bob)).toBe(403)
+      expect(await status(alice)).toBe(200)
+      const opening = await app.inject({
+        method: 'POST',
+        url: '/api/rest/1.0/sessions',
+        headers: { cookie: unused },
+        payload: { applicationName: 'late' },
+      })
+      expect(opening.statusCode).toBe(403)
+      // A change of another field leaves the sessions alone.
+      const alsoAlice = await openSession(app, 'alice')
+      await running.control.inject({
+        method: 'PATCH',
+        url: `${USERS}/alice`,
+        headers: AUTH,
+        payload: { department: 'Support' },
+      })
+      expect(await status(alsoAlice)).toBe(200)
+    } finally {
+      await running.close()
+    }
+  })
+
   it.each<[string, string, unknown, number, string, RegExp]>([
     ['an unknown user', 'zed', { site: 'x' }, 404, 'NOT_FOUND', /^No user 'zed'$/],
     [

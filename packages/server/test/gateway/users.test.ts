@@ -570,6 +570,79 @@ describe('PUT /users/{loginName}/password', () => {
     expect(await authenticate(service.app, 'alice', 'demo-alice')).toEqual(expect.any(String))
   })
 
+  describe('ends the sessions the old password opened (issue 15, finding 3)', () => {
+    const SESSIONS_URL = '/api/rest/1.0/sessions'
+    const sessionStatus = async (cookie: string) =>
+      (await service.app.inject({ url: SESSIONS_URL, headers: { cookie } })).statusCode
+
+    it("closes the account's other sessions with their subscriptions and voids its unused credentials; the changing session stays", async () => {
+      const other = await openSession(service.app, 'alice')
+      const subscribed = await service.app.inject({
+        method: 'POST',
+        url: '/api/rest/1.0/subscriptions',
+        headers: { cookie: other },
+        payload: { filter: { selectors: [{ names: ['telephony'] }] }, version: '1.0' },
+      })
+      const { subscriptionId } = subscribed.json() as { subscriptionId: string }
+      const { subscriptions } = service.running.platform
+      expect(await subscriptions.find(subscriptionId)).toBeDefined()
+      const unused = `SvcUserId=${await authenticate(service.app, 'alice')}`
+
+      expectNoContent(
+        await put(sessions.alice, '/users/alice/password', {
+          oldPassword: 'demo-alice',
+          newPassword: 'new-secret-1',
+        }),
+      )
+
+      expect(await sessionStatus(sessions.alice)).toBe(200)
+      expectError(
+        await service.app.inject({ url: SESSIONS_URL, headers: { cookie: other } }),
+        403,
+        'INVALID_SESSION',
+        /session/i,
+      )
+      expect(await subscriptions.find(subscriptionId)).toBeUndefined()
+      const opening = await service.app.inject({
+        method: 'POST',
+        url: SESSIONS_URL,
+        headers: { cookie: unused },
+        payload: { applicationName: 'late' },
+      })
+      expect(opening.statusCode).toBe(403)
+      // Other accounts keep theirs.
+      expect(await sessionStatus(sessions.bob)).toBe(200)
+    })
+
+    it("closes every session of the account when an administrator changed it, the administrator's staying", async () => {
+      const second = await openSession(service.app, 'bob')
+      expectNoContent(
+        await put(sessions.admin, '/users/bob/password', {
+          oldPassword: 'demo-bob',
+          newPassword: 'bob-new-secret',
+        }),
+      )
+      expect(await sessionStatus(sessions.bob)).toBe(403)
+      expect(await sessionStatus(second)).toBe(403)
+      expect(await sessionStatus(sessions.admin)).toBe(200)
+      expect(await sessionStatus(sessions.alice)).toBe(200)
+    })
+
+    it('changes nothing when the change is refused', async () => {
+      const other = await openSession(service.app, 'alice')
+      expectError(
+        await put(sessions.alice, '/users/alice/password', {
+          oldPassword: 'wrong-password',
+          newPassword: 'new-secret-1',
+        }),
+        403,
+        'NOT_ALLOWED',
+        /oldPassword/,
+      )
+      expect(await sessionStatus(other)).toBe(200)
+    })
+  })
+
   it("lets an administrator change a user's password, given the user's old one", async () => {
     expectNoContent(
       await put(sessions.admin, '/users/bob/password', {

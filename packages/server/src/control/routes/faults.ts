@@ -14,6 +14,8 @@ import { bodyOf, isoTime, secondsBody, secondsField } from './route-support.js'
 export interface SessionCloser {
   /** Closes every open session; answers how many. */
   closeAll(cause: SessionCloseCause): Promise<number>
+  /** Voids the account's unused credentials and closes its open sessions (its password changed). */
+  passwordChanged(loginName: string): Promise<number>
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   DirectoryUserView,
 } from '../../platform/directory/directory-file-schema.js'
 import { PlatformError } from '../../platform/platform-error.js'
+import type { SessionCloser } from './faults.js'
 
 const LoginParams = Type.Object({ loginName: Type.String() })
 const DirectoryUserList = Type.Object(
@@ -27,10 +28,11 @@ export function existingUser(directory: Directory, loginName: string): UserAccou
 }
 
 /** `/users` and `/users/{loginName}`. */
-export const userRoutes: FastifyPluginAsyncTypebox<{ directory: Directory }> = async (
-  app,
-  { directory },
-) => {
+export const userRoutes: FastifyPluginAsyncTypebox<{
+  directory: Directory
+  /** The API's sessions: a password set here ends the account's sessions (docs/security.md). */
+  sessions?: Pick<SessionCloser, 'passwordChanged'>
+}> = async (app, { directory, sessions }) => {
   app.get(
     '/users',
     {
@@ -98,6 +100,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<{ directory: Directory }> = a
     },
     async (request) => {
       const user = await directory.updateUser(request.params.loginName, request.body)
+      const { password, passwordHash } = request.body
+      if (password !== undefined || passwordHash !== undefined)
+        await sessions?.passwordChanged(user.loginName)
       return directory.userEntry(user)
     },
   )

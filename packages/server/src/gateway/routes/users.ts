@@ -139,6 +139,8 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ownUserFor(request, loginName)
       }
       await directory.changePassword(loginName, request.body.oldPassword, request.body.newPassword)
+      // The account's other sessions end and its unused credentials are void; this session stays.
+      await request.server.platform.sessions.passwordChanged(loginName, session)
       return reply.code(204).send(null)
     },
   )

@@ -136,6 +136,10 @@ export class CachedSessionStore implements SessionStore {
     return this.#store.forgetDue(now)
   }
 
+  voidCredentialsOf(loginName: string): Promise<number> {
+    return this.#store.voidCredentialsOf(loginName)
+  }
+
   /** How many sessions the cache holds (tests). */
   get size(): number {
     return this.#entries.size

@@ -227,6 +227,19 @@ export class SessionManager {
   }
 
   /**
+   * The password of `loginName` changed (issue 15, finding 3; OWASP's session management guidance): its
+   * credentials that opened no session are void, and every open session it opened closes, with its
+   * subscriptions and channels, but `keep`, the session that changed it. Answers how many sessions this call
+   * closed.
+   */
+  async passwordChanged(loginName: string, keep?: Session): Promise<number> {
+    await this.store.voidCredentialsOf(loginName)
+    const owned = await this.store.openSessionsOf(loginName)
+    const others = owned.filter((session) => session.sessionId !== keep?.sessionId)
+    return this.closeEach(others, 'PASSWORD_CHANGED')
+  }
+
+  /**
    * Closes every open session (a simulated switch-over of the platform), each releasing its licenses and
    * telling the listeners (its subscriptions follow); answers how many this call closed.
    */

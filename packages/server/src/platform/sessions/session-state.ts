@@ -12,7 +12,13 @@
 export type SessionState = 'OPEN' | 'CLOSED'
 
 /** Why a session closed; SWITCH_OVER: every session, in a switch-over the control plane simulated. */
-export type SessionCloseCause = 'CLOSED_BY_CLIENT' | 'EXPIRED' | 'RELEASED' | 'SWITCH_OVER'
+export type SessionCloseCause =
+  | 'CLOSED_BY_CLIENT'
+  | 'EXPIRED'
+  | 'RELEASED'
+  | 'SWITCH_OVER'
+  /** Its account's password changed through another session, or the control plane (docs/security.md). */
+  | 'PASSWORD_CHANGED'
 
 /** The moves the session state machine allows. */
 export const SESSION_TRANSITIONS = {

@@ -121,6 +121,16 @@ export class MemorySessionStore implements SessionStore {
     return forgotten
   }
 
+  async voidCredentialsOf(loginName: string): Promise<number> {
+    let voided = 0
+    for (const [token, credential] of this.credentials)
+      if (credential.loginName === loginName && credential.sessionId === undefined) {
+        this.credentials.delete(token)
+        voided++
+      }
+    return voided
+  }
+
   /**
    * What the store holds, named as the Redis adapter names its keys (docs/cluster.md): a test checks that
    * nothing is left once everything is forgotten.
@@ -130,6 +140,11 @@ export class MemorySessionStore implements SessionStore {
       ...[...this.credentials.keys()].map((token) => `token:${token}`),
       ...[...this.sessions.keys()].map((sessionId) => `session:${sessionId}`),
       ...[...this.openByOwner.keys()].map((owner) => `sessions-of:${owner}`),
+      ...new Set(
+        [...this.credentials.values()]
+          .filter((credential) => credential.sessionId === undefined)
+          .map((credential) => `credentials-of:${credential.loginName}`),
+      ),
     ].sort()
   }
 

@@ -67,7 +67,8 @@ return {'OPEN', redis.call('HGETALL', key)}
 `)
 
 /**
- * KEYS: token, session, sessions-of owner, sessions-due, credentials-due. ARGV: session id, record JSON, now,
+ * KEYS: token, session, sessions-of owner, sessions-due, credentials-due, credentials-of owner. ARGV: session id,
+ * record JSON, now,
  * expiresAt, deadline, open retention (ms), token. Answers 'OPENED', 'UNKNOWN' or 'TAKEN'.
  */
 export const OPEN = new RedisScript(`${EXTEND_FUNCTION}
@@ -83,6 +84,7 @@ redis.call('SADD', KEYS[3], ARGV[1])
 extend(KEYS[3], ARGV[6])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
 redis.call('ZREM', KEYS[5], ARGV[7])
+redis.call('SREM', KEYS[6], ARGV[7])
 return 'OPENED'
 `)
 
@@ -136,14 +138,33 @@ export const FORGET_DUE = new RedisScript(`
 local forgotten = 0
 for _, token in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[2])) do
   local tokenKey = ARGV[1] .. 'token:' .. token
-  local sessionId = redis.call('HGET', tokenKey, 'sessionId')
+  local loginName, sessionId = unpack(redis.call('HMGET', tokenKey, 'loginName', 'sessionId'))
   local sessionKey = sessionId and ARGV[1] .. 'session:' .. sessionId
   redis.call('ZREM', KEYS[1], token)
   if not (sessionKey and redis.call('HGET', sessionKey, 'state') == 'OPEN') then
     if sessionKey then redis.call('DEL', sessionKey) end
+    if loginName then redis.call('SREM', ARGV[1] .. 'credentials-of:' .. loginName, token) end
     redis.call('DEL', tokenKey)
     forgotten = forgotten + 1
   end
 end
 return forgotten
+`)
+
+/**
+ * KEYS: credentials-of login, credentials-due. ARGV: prefix. Deletes the login's credentials that opened no
+ * session, and the set; answers how many.
+ */
+export const VOID_CREDENTIALS = new RedisScript(`
+local voided = 0
+for _, token in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  local tokenKey = ARGV[1] .. 'token:' .. token
+  if redis.call('EXISTS', tokenKey) == 1 and not redis.call('HGET', tokenKey, 'sessionId') then
+    redis.call('DEL', tokenKey)
+    redis.call('ZREM', KEYS[2], token)
+    voided = voided + 1
+  end
+end
+redis.call('DEL', KEYS[1])
+return voided
 `)

@@ -18,13 +18,23 @@ import {
   type StoredTokenStatus,
 } from '../../platform/sessions/session-record.js'
 import type { SessionCloseCause, SessionState } from '../../platform/sessions/session-state.js'
-import { CLOSE, FORGET_DUE, LIST, OPEN, STATUS, USE } from './redis-session-scripts.js'
+import {
+  CLOSE,
+  FORGET_DUE,
+  LIST,
+  OPEN,
+  STATUS,
+  USE,
+  VOID_CREDENTIALS,
+} from './redis-session-scripts.js'
 
 const SESSIONS_DUE = 'sessions-due'
 const CREDENTIALS_DUE = 'credentials-due'
 const tokenKey = (token: string) => `token:${token}`
 const sessionKey = (sessionId: string) => `session:${sessionId}`
 const sessionsOfKey = (loginName: string) => `sessions-of:${loginName}`
+/** The credentials of a login that opened no session yet (a password change voids them). */
+const credentialsOfKey = (loginName: string) => `credentials-of:${loginName}`
 
 export class RedisSessionStore implements SessionStore {
   /** The client's key prefix, for the keys scripts name themselves (redis-session-scripts.ts). */
@@ -45,6 +55,8 @@ export class RedisSessionStore implements SessionStore {
       .hset(tokenKey(token), { loginName, forgetAt })
       .pexpire(tokenKey(token), ttlMs)
       .zadd(CREDENTIALS_DUE, forgetAt, token)
+      .sadd(credentialsOfKey(loginName), token)
+      .pexpire(credentialsOfKey(loginName), ttlMs)
       .exec()
   }
 
@@ -88,6 +100,7 @@ export class RedisSessionStore implements SessionStore {
         sessionsOfKey(draft.owner),
         SESSIONS_DUE,
         CREDENTIALS_DUE,
+        credentialsOfKey(draft.owner),
       ],
       [
         draft.sessionId,
@@ -139,6 +152,14 @@ export class RedisSessionStore implements SessionStore {
 
   async forgetDue(now: number): Promise<number> {
     return (await FORGET_DUE.run(this.client, [CREDENTIALS_DUE], [this.prefix, now])) as number
+  }
+
+  async voidCredentialsOf(loginName: string): Promise<number> {
+    return (await VOID_CREDENTIALS.run(
+      this.client,
+      [credentialsOfKey(loginName), CREDENTIALS_DUE],
+      [this.prefix],
+    )) as number
   }
 
   /** The sessions a set names, up to the score `max` and `limit` of them for a sorted set. */
