@@ -207,8 +207,10 @@ async function main(): Promise<void> {
     ...(config.httpsPort !== 0 && { httpsPort: config.httpsPort }),
     ...(tls && { tls: { ...tls, strictTransport: tls.source === 'configured' } }),
   })
-  // Polling URLs default to the plain-HTTP listener (design section 6).
+  // Polling URLs default to the plain-HTTP listener (design section 6), HTTPS clients' to the HTTPS one once
+  // its certificate is the operator's (docs/security.md, finding 5).
   if (listeners.httpPort !== undefined) running.platform.urls.httpPort = listeners.httpPort
+  if (tls?.source === 'configured') running.platform.urls.httpsPolling = true
   const ports = {
     ...(listeners.httpPort !== undefined && { http: listeners.httpPort }),
     ...(listeners.httpsPort !== undefined && { https: listeners.httpsPort }),

@@ -26,6 +26,12 @@ export interface BaseUrlConfig {
   pollingBaseUrl?: string
   /** The bound plain-HTTP port, set once the listener is up. */
   httpPort?: number
+  /**
+   * Whether a client that subscribed over HTTPS gets HTTPS polling URLs (on the listener it used) rather than
+   * the plain-HTTP listener's: set when the HTTPS listener's certificate is the operator's, which clients trust
+   * (docs/security.md, finding 5).
+   */
+  httpsPolling?: boolean
 }
 
 /** The platform services and settings routes use. */

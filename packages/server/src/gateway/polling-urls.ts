@@ -1,4 +1,8 @@
-/** The polling URLs of a subscription (design section 6: by default on the plain-HTTP listener). */
+/**
+ * The polling URLs of a subscription (design section 6: by default on the plain-HTTP listener, which a client
+ * that cannot give its channel TLS options reaches with the development certificate; over HTTPS for an HTTPS
+ * client once the certificate is one clients trust: docs/security.md, finding 5).
+ */
 import type { FastifyRequest } from 'fastify'
 import { API_V1_PATH } from './base-urls.js'
 
@@ -15,7 +19,7 @@ export function pollingUrls(
   const { urls } = request.server.platform
   const origin =
     urls.pollingBaseUrl ??
-    (urls.httpPort !== undefined
+    (urls.httpPort !== undefined && !(urls.httpsPolling && request.protocol === 'https')
       ? `http://${request.hostname}:${urls.httpPort}`
       : `${request.protocol}://${request.host}`)
   const url = `${origin}${channelPath(subscriptionId)}`
