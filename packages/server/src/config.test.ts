@@ -26,8 +26,20 @@ describe('loadConfig', () => {
         maxConnections: 20_000,
         checkIntervalMs: 1_000,
       },
+      quotas: { sessionsPerAccount: 50, subscriptionsPerSession: 100, openChannels: 15_000 },
       redisKeyPrefix: 'openness:',
     })
+  })
+
+  it('reads the quotas', () => {
+    expect(
+      loadConfig({
+        MAX_SESSIONS_PER_ACCOUNT: '3',
+        MAX_SUBSCRIPTIONS_PER_SESSION: '4',
+        MAX_OPEN_CHANNELS: '5',
+      }).quotas,
+    ).toEqual({ sessionsPerAccount: 3, subscriptionsPerSession: 4, openChannels: 5 })
+    expect(() => loadConfig({ MAX_OPEN_CHANNELS: '0' })).toThrow(/MAX_OPEN_CHANNELS/)
   })
 
   it('reads the connection limits, and refuses headers allowed longer than the whole request', () => {
@@ -79,6 +91,9 @@ describe('loadConfig', () => {
       HTTP_REQUEST_TIMEOUT: '20',
       HTTP_KEEPALIVE_TIMEOUT: '2',
       HTTP_MAX_CONNECTIONS: '500',
+      MAX_SESSIONS_PER_ACCOUNT: '3',
+      MAX_SUBSCRIPTIONS_PER_SESSION: '4',
+      MAX_OPEN_CHANNELS: '5',
       REDIS_URL: 'redis://cache:6379',
       REDIS_KEY_PREFIX: 'site1:',
       CLUSTER_NODE_ID: 'node-1',
@@ -114,6 +129,7 @@ describe('loadConfig', () => {
         maxConnections: 500,
         checkIntervalMs: 1_000,
       },
+      quotas: { sessionsPerAccount: 3, subscriptionsPerSession: 4, openChannels: 5 },
       redisUrl: 'redis://cache:6379',
       redisKeyPrefix: 'site1:',
       clusterNodeId: 'node-1',

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
 import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from './gateway/cookies.js'
 import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
+import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
 import {
   DEFAULT_WEBHOOK_ALLOWED_HOSTS,
   WebhookAllowListError,
@@ -65,6 +66,8 @@ export interface ServiceConfig {
   shutdownDrainSeconds: number
   /** Every listener's connection limits (docs/security.md, finding 8). */
   connectionLimits: ConnectionLimits
+  /** What an account, a session and this node may hold (docs/security.md, finding 7). */
+  quotas: Quotas
   /**
    * The cluster's Redis (REDIS_URL): set, with a PostgreSQL DATABASE_URL, it turns the cluster mode on
    * (docs/cluster.md); unset, the service runs embedded, its ephemeral state in memory.
@@ -205,6 +208,21 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
         1,
         1_000_000,
       ),
+    },
+    quotas: {
+      sessionsPerAccount: integer(
+        'MAX_SESSIONS_PER_ACCOUNT',
+        DEFAULT_QUOTAS.sessionsPerAccount,
+        1,
+        100_000,
+      ),
+      subscriptionsPerSession: integer(
+        'MAX_SUBSCRIPTIONS_PER_SESSION',
+        DEFAULT_QUOTAS.subscriptionsPerSession,
+        1,
+        100_000,
+      ),
+      openChannels: integer('MAX_OPEN_CHANNELS', DEFAULT_QUOTAS.openChannels, 1, 1_000_000),
     },
     redisKeyPrefix: text('REDIS_KEY_PREFIX') ?? DEFAULT_REDIS_KEY_PREFIX,
   }

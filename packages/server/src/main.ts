@@ -170,6 +170,7 @@ async function main(): Promise<void> {
     comlogRecording: config.comlogRecording,
     onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
+    quotas: config.quotas,
     ...(cluster && { cluster }),
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),

@@ -40,6 +40,7 @@ import { planImport } from './platform/directory/directory-import.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
 import type { ChangeNotices, Clock, ClockOffsetStore } from './platform/ports.js'
+import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
 import {
@@ -112,6 +113,8 @@ export interface PlatformOptions {
   sessionCookieNames?: readonly string[]
   /** Capacity of each subscription's event queue (default 1000 events). */
   queueCapacity?: number
+  /** What an account, a session and a node may hold; DEFAULT_QUOTAS for what is not given. */
+  quotas?: Partial<Quotas>
   /** Lower scrypt cost for tests; production uses the default. */
   scryptCost?: ScryptCost
   /**
@@ -237,13 +240,17 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const searchIndex = new DirectoryIndex(directory.accounts())
     directory.watch(searchIndex)
     const directorySearch = new DirectorySearchService(searchIndex, shared.searchContexts, clock)
+    const quotas: Quotas = { ...DEFAULT_QUOTAS, ...options.quotas }
     const sessions = new SessionManager(
       directory,
       licenses,
       clock,
       sessionTiming,
       shared.sessions,
-      { onSweepFailure: (error) => reportError(error, 'the session sweep failed') },
+      {
+        onSweepFailure: (error) => reportError(error, 'the session sweep failed'),
+        maxSessionsPerAccount: quotas.sessionsPerAccount,
+      },
     )
     const webhookSecret = options.webhooks?.secret ?? randomBytes(32).toString('hex')
     const subscriptionStore = shared.subscriptions
@@ -282,6 +289,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       shared.supervision,
       {
         webhooks: new WebhookTargets(options.webhooks?.allowedHosts),
+        maxPerSession: quotas.subscriptionsPerSession,
         onBackgroundError: reportError,
       },
     )
@@ -400,6 +408,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       version: PRODUCT.version,
     })
     const platform: GatewayPlatform = {
+      quotas,
       directory,
       sessions,
       authenticator,

@@ -1,4 +1,5 @@
 /** What the gateway needs from the rest of the server, decorated on the Fastify instance as `platform`. */
+
 import type { ChannelOutlets } from '../delivery/channel-outlets.js'
 import type { NodeHealth } from '../operations/node-health.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
@@ -7,6 +8,7 @@ import type { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { DirectorySearchService } from '../platform/directory-search/directory-search-service.js'
 import type { Clock } from '../platform/ports.js'
+import type { Quotas } from '../platform/quotas.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
 import type { Session } from '../platform/sessions/session.js'
@@ -36,6 +38,8 @@ export interface BaseUrlConfig {
 
 /** The platform services and settings routes use. */
 export interface GatewayPlatform {
+  /** What an account, a session and this node may hold (platform/quotas.ts). */
+  quotas: Quotas
   directory: Directory
   sessions: SessionManager
   authenticator: Authenticator

@@ -6,11 +6,14 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { restErrorInfo } from '@openness/wire'
 import { PlatformError } from '../../platform/platform-error.js'
 import { errorResponses } from '../error-responses.js'
+import { RestError } from '../rest-error.js'
 
 const GONE = 'No such subscription: subscribe again and open its polling URL'
+/** When a full node tells a client to come back for its channel. */
+const CHANNELS_RETRY_AFTER_SECONDS = 5
 
 export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { subscriptions, outlets } = app.platform
+  const { subscriptions, outlets, quotas } = app.platform
   for (const method of ['GET', 'POST'] as const) {
     app.route({
       method,
@@ -32,6 +35,15 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new PlatformError(
             'NOT_SUPPORTED',
             'This subscription delivers its events to its webHookUrl: it has no chunk channel',
+          )
+        // A full node refuses before it answers anything: the client retries, here later or on another node.
+        if (outlets.openChannels >= quotas.openChannels)
+          throw new RestError(
+            'NOT_READY',
+            `This node holds ${outlets.openChannels} open channels, the most it may ` +
+              `(MAX_OPEN_CHANNELS=${quotas.openChannels}): retry later`,
+            undefined,
+            { 'retry-after': String(CHANNELS_RETRY_AFTER_SECONDS) },
           )
         reply.hijack()
         if (outlets.openChannel(subscription.record, reply.raw)) return

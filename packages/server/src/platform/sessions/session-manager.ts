@@ -6,12 +6,14 @@
  * session opens and given back by session id (a LicenseStore, docs/cluster.md, "License references"), never
  * on a request.
  */
+
 import { randomBytes } from 'node:crypto'
 import type { SessionRequest } from '@openness/wire'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
 import { PlatformError } from '../platform-error.js'
 import type { Clock, LicenseStore, SessionStore, Timer } from '../ports.js'
+import { DEFAULT_QUOTAS } from '../quotas.js'
 import { Session, type SessionKind } from './session.js'
 import { isPastDeadline, type SessionRecord, type SessionUse } from './session-record.js'
 import type { SessionCloseCause } from './session-state.js'
@@ -51,6 +53,8 @@ export interface SessionManagerOptions {
   onSweepFailure?: (error: unknown) => void
   /** A new unguessable token. */
   newToken?: () => string
+  /** Open sessions one account may have; DEFAULT_QUOTAS' when absent (platform/quotas.ts). */
+  maxSessionsPerAccount?: number
 }
 
 /** How many due sessions the sweep asks the store for at a time. */
@@ -70,6 +74,7 @@ export class SessionManager {
   private sweepTimer: Timer | undefined
   private readonly newToken: () => string
   private readonly onSweepFailure: (error: unknown) => void
+  private readonly maxSessionsPerAccount: number
 
   constructor(
     private readonly directory: Directory,
@@ -81,6 +86,7 @@ export class SessionManager {
   ) {
     this.newToken = options.newToken ?? (() => randomBytes(32).toString('base64url'))
     this.onSweepFailure = options.onSweepFailure ?? (() => {})
+    this.maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_QUOTAS.sessionsPerAccount
   }
 
   /**
@@ -150,6 +156,7 @@ export class SessionManager {
     const owner = this.directory.findAccount(status.loginName)
     if (owner === undefined)
       throw new PlatformError('INVALID_SESSION', 'The account no longer exists')
+    await this.checkSessionQuota(owner.loginName)
     const target = this.sessionTarget(owner, request)
     const acting = target.account
     const sessionId = randomBytes(16).toString('hex')
@@ -185,6 +192,23 @@ export class SessionManager {
     // The credential expired, or a concurrent open with it won, since the status above.
     await giveBack()
     throw opening.state === 'UNKNOWN' ? noCredential() : credentialTaken(true)
+  }
+
+  /**
+   * Refuses a new session of an account that has as many open as it may (its sessions past their deadline do
+   * not count: the sweep closes them). Checked before the open: concurrent opens may pass it together.
+   */
+  private async checkSessionQuota(loginName: string): Promise<void> {
+    const now = this.clock.now()
+    const open = (await this.store.openSessionsOf(loginName)).filter(
+      (session) => !isPastDeadline(session, now, this.timing),
+    )
+    if (open.length >= this.maxSessionsPerAccount)
+      throw new PlatformError(
+        'NOT_ALLOWED',
+        `${loginName} has ${open.length} open sessions, the most an account may have ` +
+          `(MAX_SESSIONS_PER_ACCOUNT=${this.maxSessionsPerAccount}): close one, or release it (POST /sessions/release)`,
+      )
   }
 
   /** Closes `session` at its client's request; false when another caller closed it first. */

@@ -7,6 +7,7 @@
  * them (docs/cluster.md, "Subscriptions"): nothing of them is kept here between requests but the throttle of
  * this node's touches, and idle ones are removed by a sweep, whose every removal is the store's claim.
  */
+
 import { randomBytes } from 'node:crypto'
 import type { Filter, NotificationMode, SubscriptionRequest, UserRight } from '@openness/wire'
 import type { Directory } from '../directory/directory.js'
@@ -18,6 +19,7 @@ import type {
   SupervisionStore,
   Timer,
 } from '../ports.js'
+import { DEFAULT_QUOTAS } from '../quotas.js'
 import type { Session } from '../sessions/session.js'
 import type { ClientDialect } from './client-dialect.js'
 import { Subscription } from './subscription.js'
@@ -67,6 +69,8 @@ export interface SubscriptionManagerOptions {
    * queue's discard), with what failed.
    */
   onBackgroundError?: (error: unknown, what: string) => void
+  /** Subscriptions one session may have; DEFAULT_QUOTAS' when absent (platform/quotas.ts). */
+  maxPerSession?: number
 }
 
 /** How often the sweep looks for idle subscriptions, by default. */
@@ -98,6 +102,7 @@ export class SubscriptionManager {
   private readonly webhooks: WebhookTargets
   private readonly sweepIntervalMs: number
   private readonly report: (error: unknown, what: string) => void
+  private readonly maxPerSession: number
   private sweepTimer: Timer | undefined
 
   constructor(
@@ -113,6 +118,7 @@ export class SubscriptionManager {
     this.sweepIntervalMs =
       (options.sweepIntervalSeconds ?? SUBSCRIPTION_SWEEP_INTERVAL_SECONDS) * 1000
     this.report = options.onBackgroundError ?? (() => {})
+    this.maxPerSession = options.maxPerSession ?? DEFAULT_QUOTAS.subscriptionsPerSession
   }
 
   /**
@@ -154,6 +160,15 @@ export class SubscriptionManager {
     const selectors = request.filter?.selectors ?? []
     const compiled = compileFilter(selectors, this.filterContext(session, dialect))
     if (!compiled.ok) return { accepted: false, message: compiled.message }
+    // Checked before the create: concurrent creates of one session may pass it together.
+    const held = (await this.store.ofSession(session.sessionId)).length
+    if (held >= this.maxPerSession)
+      return {
+        accepted: false,
+        message:
+          `This session has ${held} subscriptions, the most a session may have ` +
+          `(MAX_SUBSCRIPTIONS_PER_SESSION=${this.maxPerSession}): delete one first`,
+      }
     const subscriptionId = randomBytes(16).toString('hex')
     if (session.admin) {
       const limit = this.supervisionLimit()
