@@ -14,7 +14,10 @@ export interface ChannelOutlets extends SubscriptionDelivery {
    * delivered to a webhook.
    */
   openChannel(subscription: SubscriptionRecord, response: ServerResponse): boolean
-  /** Ends every channel open on this node with the response's closing frame (the node drains before a stop). */
+  /**
+   * Ends every channel open on this node with a last OnChannelInformation saying the server stops (STOPPING) and
+   * the response's closing frame (the node drains before a stop).
+   */
   endChannels(): void
   /** Stops every webhook this node sends (the service stops): no request left in flight or scheduled. */
   stopWebhooks(): void

@@ -13,6 +13,7 @@ import {
   httpChunk,
   KEEPALIVE,
   lostNotice,
+  STOPPING,
 } from './chunk-framing.js'
 import type { SerializedEvent } from './event-router.js'
 
@@ -93,6 +94,13 @@ export class ChunkChannel {
     const notice = lost > 0 ? this.framing.frame(lostNotice(lost)) : ''
     this.write(notice + this.framing.frameAll(events))
     this.events.onActivity()
+  }
+
+  /** Ends the channel because the server stops: its last line says so (STOPPING), then the closing frame. */
+  stop(): void {
+    if (this.closed) return
+    this.write(this.framing.frame(STOPPING))
+    this.end()
   }
 
   /** Ends the channel; `byServer` ends the HTTP response too. */

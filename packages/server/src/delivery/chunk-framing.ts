@@ -10,6 +10,14 @@ export const CHUNK_STARTED = JSON.stringify({
   eventName: 'OnChannelInformation',
   text: 'Chunk started',
 })
+/**
+ * The last line of a channel the server ends because it stops (issue 15, "Operations"): the client opens the
+ * channel again, on another node behind a balancer, and resumes where its subscription's queue stands.
+ */
+export const STOPPING = JSON.stringify({
+  eventName: 'OnChannelInformation',
+  text: 'Server stopping: open the channel again',
+})
 /** The keepalive message (wire facts 3, channel keepalive). */
 export const KEEPALIVE = JSON.stringify({ eventName: 'OnChannelInformation', text: 'keepalive' })
 

@@ -139,7 +139,9 @@ export class LoggedChannelReader {
       if (!(await this.watch(after))) break
     }
     await this.acknowledged
-    this.channel.end()
+    // A node that drains says so on the channel's last line; the other ends are the channel's own.
+    if (this.finishing) this.channel.stop()
+    else this.channel.end()
   }
 
   /** Claims the log, again after a pause while that fails (reading first would find the previous reader's claim). */

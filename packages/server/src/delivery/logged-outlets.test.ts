@@ -147,6 +147,11 @@ describe('LoggedSubscriptionOutlets', () => {
     await settle()
     expect(response.ended).toBe(true)
     expect(response.numbers).toEqual([1, 2, 3, 4])
+    // Its last line says why it ends, after the events.
+    const lines = response.written.flatMap((chunk) => chunk.split('\n')).filter(Boolean)
+    expect(lines.filter((line) => line.startsWith('{')).at(-1)).toContain(
+      '"text":"Server stopping: open the channel again"',
+    )
     expect(await acknowledged(record.subscriptionId)).toBe(4)
     expect(outlets.openChannels).toBe(0)
   })

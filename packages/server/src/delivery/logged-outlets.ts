@@ -196,7 +196,8 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
   }
 
   /**
-   * Ends every channel open on this node with the response's closing frame, each once its last acknowledgement is
+   * Ends every channel open on this node with a last OnChannelInformation saying the server stops and the
+   * response's closing frame, each once its last acknowledgement is
    * recorded, so that the client reopening it on another node goes on after what this one delivered.
    */
   endChannels(): void {

@@ -131,12 +131,13 @@ export class SubscriptionOutlets implements ChannelOutlets {
   }
 
   /**
-   * Ends every open chunk channel with the response's closing frame (the node drains before a stop), so that
+   * Ends every open chunk channel with a last OnChannelInformation saying the server stops and the response's
+   * closing frame (the node drains before a stop), so that
    * clients see a channel that ended, not a cut connection, and open it again, on another node in cluster
    * mode; the subscriptions and their queues stay.
    */
   endChannels(): void {
-    for (const outlet of this.outlets.values()) outlet.channel?.end()
+    for (const outlet of this.outlets.values()) outlet.channel?.stop()
   }
 
   /** Stops every webhook (the service stops): no request is left in flight or scheduled. */

@@ -138,6 +138,11 @@ export function loggedDeliveryScenarios(openLogs: OpenSharedLogs): void {
       restOfB.push(line)
     }
     expect(b.outlets.openChannels).toBe(0)
+    // B's last line says it stops, after every event it wrote.
+    expect(restOfB.pop()).toEqual({
+      eventName: 'OnChannelInformation',
+      text: 'Server stopping: open the channel again',
+    })
     const onC = await c.open(subscription.subscriptionId)
     await publishing
     const delivered = [...fromB, ...restOfB]

@@ -89,6 +89,10 @@ describe('the drain before a stop', () => {
     expect(read.status).toBe(200)
 
     service.running.platform.outlets.endChannels()
+    expect(await channel.next()).toEqual({
+      eventName: 'OnChannelInformation',
+      text: 'Server stopping: open the channel again',
+    })
     await channel.ended
     expect(service.running.platform.outlets.openChannels).toBe(0)
     // The subscription stays: its channel can be opened again (on another node, in cluster mode).
