@@ -48,6 +48,11 @@ describe('liveness and readiness', () => {
     })
   })
 
+  it('answers the same under /healthz and /readyz', async () => {
+    expect(await get('/healthz')).toStrictEqual(await get('/health/live'))
+    expect(await get('/readyz')).toStrictEqual(await get('/health/ready'))
+  })
+
   it("stays ready during the control plane's simulated NOT_READY fault, which the API shows", async () => {
     service.running.platform.readiness.notReadyFor(60_000, 'NOT_READY')
 
@@ -85,6 +90,7 @@ describe('the drain before a stop', () => {
       status: 503,
       body: { status: 'DRAINING', checks: { database: 'UP' } },
     })
+    expect(await get('/readyz')).toMatchObject({ status: 503, body: { status: 'DRAINING' } })
     const read = await fetch(`${base}/api/rest/1.0/users/alice`, { headers: { cookie } })
     expect(read.status).toBe(200)
 
