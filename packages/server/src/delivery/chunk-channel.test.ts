@@ -1,30 +1,13 @@
-import { EventEmitter, once } from 'node:events'
+import { once } from 'node:events'
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
+import { SlowResponse } from '../../test/support/slow-response.js'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
 import { MemoryEventQueue } from '../storage/memory/memory-event-queue.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
 import { SerializedEvent } from './event-router.js'
-
-/** A response whose socket accepts writes only while `accepting` is true, like a slow reader's. */
-class SlowResponse extends EventEmitter {
-  written: string[] = []
-  accepting = true
-  ended = false
-  writeHead(): this {
-    return this
-  }
-  write(chunk: string): boolean {
-    this.written.push(chunk)
-    return this.accepting
-  }
-  end(chunk?: string): void {
-    if (chunk) this.written.push(chunk)
-    this.ended = true
-  }
-}
 
 const CHUNK_STARTED_LINE = '{"eventName":"OnChannelInformation","text":"Chunk started"}'
 

@@ -2,40 +2,15 @@
  * LoggedSubscriptionOutlets on one node over the memory log: back pressure and bounded reads, acknowledgement only
  * of what was written, replacement and graceful ends, revisions, reported failures, the one watcher.
  */
-import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { aliceEvent, subscriptionRecord } from '../../test/support/delivery-nodes.js'
+import { SlowResponse } from '../../test/support/slow-response.js'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
 import type { SubscriptionEventLog } from '../platform/ports.js'
 import { MemorySubscriptionEventLog } from '../storage/memory/memory-subscription-event-log.js'
 import { EventRouter } from './event-router.js'
 import { LoggedSubscriptionOutlets } from './logged-outlets.js'
-
-/** A response whose socket accepts writes only while `accepting` is true, like a slow reader's. */
-class SlowResponse extends EventEmitter {
-  written: string[] = []
-  accepting = true
-  ended = false
-  writeHead(): this {
-    return this
-  }
-  write(chunk: string): boolean {
-    this.written.push(chunk)
-    return this.accepting
-  }
-  end(chunk?: string): void {
-    if (chunk) this.written.push(chunk)
-    this.ended = true
-  }
-  /** The events written so far (numbers), without `Chunk started`. */
-  get numbers(): unknown[] {
-    return this.written
-      .flatMap((chunk) => chunk.split('\n'))
-      .filter((line) => line.startsWith('{"eventName":"OnCallCreated"'))
-      .map((line) => JSON.parse(line).n)
-  }
-}
 
 const ALICE = [{ eventNames: ['OnCallCreated'], loginNames: ['alice'] }]
 const range = (from: number, to: number) =>
