@@ -4,54 +4,26 @@
  * and a subscription detached does not come back with a late attach; a channel opened on a subscription this
  * node did not know attaches it first.
  */
-import { EventEmitter } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
+import { SlowResponse } from '../../test/support/slow-response.js'
+import { acceptedRecord, subscriptionDraft } from '../../test/support/subscription-fixtures.js'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import { MemoryEventQueue } from '../storage/memory/memory-event-queue.js'
 import { EventRouter } from './event-router.js'
 import { SubscriptionOutlets } from './subscription-outlets.js'
 
-/** A response that records what is written on it. */
-class RecordingResponse extends EventEmitter {
-  written: string[] = []
-  ended = false
-  writeHead(): this {
-    return this
-  }
-  write(chunk: string): boolean {
-    this.written.push(String(chunk))
-    return true
-  }
-  end(chunk?: string): void {
-    if (chunk) this.written.push(chunk)
-    this.ended = true
-  }
-}
-
 function record(
   revision: number,
   eventNames: string[],
   more: Partial<SubscriptionRecord> = {},
 ): SubscriptionRecord {
-  return {
-    subscriptionId: 'sub1',
-    sessionId: 's1',
-    owner: 'alice',
-    admin: false,
-    mode: 'CHUNK',
-    version: '1.0',
-    timeoutMinutes: 10,
-    keepaliveMinutes: 0,
-    filter: { selectors: [], routes: [{ eventNames, loginNames: ['alice'] }], supervisedUsers: [] },
-    createdAt: 0,
-    lastActivityAt: 0,
-    expiresAt: 10 * 60_000,
-    revision,
-    state: 'ACCEPTED',
-    ...more,
-  }
+  const routes = [{ eventNames, loginNames: ['alice'] }]
+  return acceptedRecord(
+    subscriptionDraft('sub1', { filter: { selectors: [], routes, supervisedUsers: [] } }),
+    { expiresAt: 10 * 60_000, revision, ...more },
+  )
 }
 
 function setUp() {
@@ -165,7 +137,7 @@ describe('SubscriptionOutlets, told twice of each subscription', () => {
 describe('SubscriptionOutlets.openChannel', () => {
   it('attaches a subscription this node did not know, then opens its channel, the activity told with its record', () => {
     const { outlets, publish, active } = setUp()
-    const response = new RecordingResponse()
+    const response = new SlowResponse()
     expect(
       outlets.openChannel(record(2, ['OnCallCreated']), response as unknown as ServerResponse),
     ).toBe(true)
@@ -180,7 +152,7 @@ describe('SubscriptionOutlets.openChannel', () => {
 
   it('refuses a webhook subscription and one detached', () => {
     const { outlets } = setUp()
-    const response = new RecordingResponse() as unknown as ServerResponse
+    const response = new SlowResponse() as unknown as ServerResponse
     const webhook = record(1, ['OnCallCreated'], { webHookUrl: 'http://127.0.0.1:9/hook' })
     expect(outlets.openChannel(webhook, response)).toBe(false)
     outlets.detach('sub2')

@@ -8,6 +8,7 @@ import type { SubscriptionChange } from '../../src/platform/subscriptions/subscr
 import { MemorySubscriptionStore } from '../../src/storage/memory/memory-subscription-store.js'
 import { RedisSubscriptionStore } from '../../src/storage/redis/redis-subscription-store.js'
 import { describeWithRedis } from '../support/redis.js'
+import { subscriptionDraft } from '../support/subscription-fixtures.js'
 import { subscriptionStoreConformance } from './subscription-store.js'
 
 describe('MemorySubscriptionStore', () => {
@@ -20,20 +21,7 @@ describe('MemorySubscriptionStore', () => {
     const store = new MemorySubscriptionStore()
     const heard: SubscriptionChange[] = []
     await store.changes((change) => heard.push(change))
-    const creating = store.create(
-      {
-        subscriptionId: 'sub1',
-        sessionId: 's1',
-        owner: 'alice',
-        admin: false,
-        mode: 'CHUNK',
-        version: '1.0',
-        timeoutMinutes: 10,
-        keepaliveMinutes: 0,
-        filter: { selectors: [], routes: [], supervisedUsers: [] },
-      },
-      0,
-    )
+    const creating = store.create(subscriptionDraft('sub1'), 0)
     expect(heard).toStrictEqual([{ subscriptionId: 'sub1', kind: 'created' }])
     await creating
   })

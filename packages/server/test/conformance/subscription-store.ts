@@ -9,6 +9,7 @@ import type {
   SubscriptionDraft,
   SubscriptionFilterRecord,
 } from '../../src/platform/subscriptions/subscription-record.js'
+import { subscriptionDraft } from '../support/subscription-fixtures.js'
 
 /** A store to test, and what the suite looks at beside the port. */
 export interface SubscriptionStoreHandle {
@@ -37,17 +38,7 @@ const OTHER_FILTER: SubscriptionFilterRecord = {
 }
 
 function draft(subscriptionId: string, sessionId = 's1', timeoutMinutes = 10): SubscriptionDraft {
-  return {
-    subscriptionId,
-    sessionId,
-    owner: 'alice',
-    admin: false,
-    mode: 'CHUNK',
-    version: '1.0',
-    timeoutMinutes,
-    keepaliveMinutes: 0,
-    filter: FILTER,
-  }
+  return subscriptionDraft(subscriptionId, { sessionId, timeoutMinutes, filter: FILTER })
 }
 
 const ids = (records: readonly { subscriptionId: string }[]) =>

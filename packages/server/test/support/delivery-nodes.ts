@@ -15,6 +15,7 @@ import type { ClientDialect } from '../../src/platform/subscriptions/client-dial
 import type { SubscriptionRoute } from '../../src/platform/subscriptions/subscription-filter.js'
 import type { SubscriptionRecord } from '../../src/platform/subscriptions/subscription-record.js'
 import { type ChannelClient, openChannel } from './channel-client.js'
+import { acceptedRecord, subscriptionDraft } from './subscription-fixtures.js'
 
 /** One node: its router (publish there), its outlets, and its channel server. */
 export interface DeliveryNode {
@@ -94,23 +95,14 @@ export function subscriptionRecord(
   extra: { webHookUrl?: string; dialect?: ClientDialect; revision?: number; id?: string } = {},
 ): SubscriptionRecord {
   created += 1
-  return {
-    subscriptionId: extra.id ?? `sub-${created}-${Math.random().toString(36).slice(2, 8)}`,
+  const subscriptionId = extra.id ?? `sub-${created}-${Math.random().toString(36).slice(2, 8)}`
+  const draft = subscriptionDraft(subscriptionId, {
     sessionId: 'session-1',
-    owner: 'alice',
-    admin: false,
-    mode: 'CHUNK',
-    version: '1.0',
-    timeoutMinutes: 10,
-    keepaliveMinutes: 0,
     ...(extra.webHookUrl !== undefined && { webHookUrl: extra.webHookUrl }),
     ...(extra.dialect !== undefined && { dialect: extra.dialect }),
     filter: { selectors: [], routes, supervisedUsers: [] },
-    createdAt: 0,
-    lastActivityAt: 0,
-    revision: extra.revision ?? 1,
-    state: 'ACCEPTED',
-  }
+  })
+  return acceptedRecord(draft, { revision: extra.revision ?? 1 })
 }
 
 /** An event of alice's, numbered `n` (the tests compare numbers). */

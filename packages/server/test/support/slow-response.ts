@@ -11,8 +11,8 @@ export class SlowResponse extends EventEmitter {
   writeHead(): this {
     return this
   }
-  write(chunk: string): boolean {
-    this.written.push(chunk)
+  write(chunk: string | Buffer): boolean {
+    this.written.push(String(chunk))
     return this.accepting
   }
   end(chunk?: string): void {

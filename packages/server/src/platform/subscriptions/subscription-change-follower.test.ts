@@ -4,26 +4,12 @@
  * reported, nothing told once closed.
  */
 import { describe, expect, it, vi } from 'vitest'
+import { subscriptionDraft } from '../../../test/support/subscription-fixtures.js'
 import { RecordingDelivery } from '../../../test/support/subscription-nodes.js'
 import { MemorySubscriptionStore } from '../../storage/memory/memory-subscription-store.js'
 import { followSubscriptionChanges } from './subscription-change-follower.js'
-import type { SubscriptionDraft } from './subscription-record.js'
 
 const FILTER = { selectors: [], routes: [], supervisedUsers: [] }
-
-function draft(subscriptionId: string): SubscriptionDraft {
-  return {
-    subscriptionId,
-    sessionId: 's1',
-    owner: 'alice',
-    admin: false,
-    mode: 'CHUNK',
-    version: '1.0',
-    timeoutMinutes: 10,
-    keepaliveMinutes: 0,
-    filter: FILTER,
-  }
-}
 
 async function setUp() {
   const store = new MemorySubscriptionStore()
@@ -36,7 +22,7 @@ async function setUp() {
 describe('followSubscriptionChanges', () => {
   it('attaches a creation, reroutes a replacement, detaches a removal', async () => {
     const { store, delivery } = await setUp()
-    await store.create(draft('sub1'), 0)
+    await store.create(subscriptionDraft('sub1'), 0)
     await store.replaceFilter('sub1', 1, FILTER, 1)
     await vi.waitFor(() => expect(delivery.calls).toEqual(['attach sub1@1', 'reroute sub1@2']))
     await store.remove('sub1', 'DELETED')
@@ -56,7 +42,7 @@ describe('followSubscriptionChanges', () => {
       await answered
       return found
     })
-    await store.create(draft('sub1'), 0)
+    await store.create(subscriptionDraft('sub1'), 0)
     await store.remove('sub1', 'DELETED')
     expect(delivery.calls).toEqual([])
     answer()
@@ -66,7 +52,7 @@ describe('followSubscriptionChanges', () => {
   it('reports a record it could not read, and applies the next changes', async () => {
     const { store, delivery, errors } = await setUp()
     vi.spyOn(store, 'find').mockRejectedValueOnce(new Error('store down'))
-    await store.create(draft('sub1'), 0)
+    await store.create(subscriptionDraft('sub1'), 0)
     await vi.waitFor(() => expect(errors).toEqual([new Error('store down')]))
     await store.replaceFilter('sub1', 1, FILTER, 1)
     await vi.waitFor(() => expect(delivery.calls).toEqual(['reroute sub1@2']))
@@ -74,12 +60,12 @@ describe('followSubscriptionChanges', () => {
 
   it('loads the subscriptions that exist when it starts, and tells nothing once closed', async () => {
     const store = new MemorySubscriptionStore()
-    await store.create(draft('sub1'), 0)
+    await store.create(subscriptionDraft('sub1'), 0)
     const delivery = new RecordingDelivery()
     const follower = await followSubscriptionChanges(store, delivery, () => {})
     expect(delivery.calls).toEqual(['attach sub1@1'])
     await follower.close()
-    await store.create(draft('sub2'), 0)
+    await store.create(subscriptionDraft('sub2'), 0)
     await store.remove('sub1', 'DELETED')
     await new Promise((resolve) => setImmediate(resolve))
     expect(delivery.calls).toEqual(['attach sub1@1'])
@@ -90,7 +76,7 @@ describe('followSubscriptionChanges', () => {
     vi.spyOn(store, 'all').mockRejectedValueOnce(new Error('store down'))
     const delivery = new RecordingDelivery()
     await expect(followSubscriptionChanges(store, delivery, () => {})).rejects.toThrow('store down')
-    await store.create(draft('sub1'), 0)
+    await store.create(subscriptionDraft('sub1'), 0)
     await new Promise((resolve) => setImmediate(resolve))
     expect(delivery.calls).toEqual([])
   })
