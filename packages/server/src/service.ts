@@ -60,7 +60,7 @@ import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { embeddedEngineAdapters, startTelephony } from './start-telephony.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
-import { MemoryEventQueue } from './storage/memory/memory-event-queue.js'
+import { MemoryEventQueue, QueuedEventsBudget } from './storage/memory/memory-event-queue.js'
 import type { RedisTarget } from './storage/redis/redis-client.js'
 import { memorySharedState, redisSharedState, type SharedState } from './storage/shared-state.js'
 import {
@@ -260,6 +260,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       ...(options.webhooks?.onFailure && { onFailure: options.webhooks.onFailure }),
     }
     const touch = (subscription: SubscriptionRecord): void => subscriptions.touch(subscription)
+    const queuedEvents = new QueuedEventsBudget(quotas.queuedEvents)
     // Events reach a subscription through this process's queues when it is alone; in a cluster, through the
     // subscription's log in Redis, which a channel on any node reads (docs/cluster.md, "Delivery on the
     // event log"). The embedded mode keeps its direct path from the router to the socket.
@@ -268,7 +269,12 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         ? new SubscriptionOutlets({
             router: events,
             clock,
-            newQueue: () => new MemoryEventQueue(options.queueCapacity),
+            newQueue: () =>
+              new MemoryEventQueue({
+                capacity: options.queueCapacity,
+                clock,
+                budget: queuedEvents,
+              }),
             onActivity: touch,
             webhook,
           })

@@ -10,10 +10,15 @@ import type { SubscriptionRecord } from '../platform/subscriptions/subscription-
 export interface ChannelOutlets extends SubscriptionDelivery {
   /**
    * Opens the chunk channel of `subscription` on `response`, replacing one open on this node for it (a client
-   * reconnecting); attaches the subscription first when this node did not know it yet. False when it is
-   * delivered to a webhook.
+   * reconnecting); attaches the subscription first when this node did not know it yet. With `resumeFrom`, the
+   * sequence number of the last event its client received, it starts with the events after it still held
+   * (docs/subscriptions.md, "Resuming a channel"). False when it is delivered to a webhook.
    */
-  openChannel(subscription: SubscriptionRecord, response: ServerResponse): boolean
+  openChannel(
+    subscription: SubscriptionRecord,
+    response: ServerResponse,
+    resumeFrom?: number,
+  ): boolean
   /**
    * Ends every channel open on this node with a last OnChannelInformation saying the server stops (STOPPING) and
    * the response's closing frame (the node drains before a stop).

@@ -45,8 +45,10 @@ describe('ChunkChannel backpressure', () => {
     expect(queue.size).toBe(3)
     response.accepting = true
     response.emit('drain')
+    expect(response.written[1]).toBe('{"n":1,"sequence":1}\n')
     expect(response.written.slice(2)).toEqual([
-      '{"eventName":"OnChannelInformation","text":"3 events lost: the queue was full; resynchronize"}\n{"n":5}\n{"n":6}\n{"n":7}\n',
+      '{"eventName":"OnChannelInformation","text":"3 events lost: the queue was full; resynchronize","firstSequence":2,"lastSequence":4}\n' +
+        '{"n":5,"sequence":5}\n{"n":6,"sequence":6}\n{"n":7,"sequence":7}\n',
     ])
     expect(queue.size).toBe(0)
   })
@@ -74,7 +76,7 @@ describe('ChunkChannel backpressure', () => {
     response.emit('drain')
     expect(channel.isPaused).toBe(false)
     expect(drains).toEqual([0])
-    expect(response.written.slice(1)).toEqual(['{"n":1}\n', '{"n":2}\n'])
+    expect(response.written.slice(1)).toEqual(['{"n":1,"sequence":1}\n', '{"n":2,"sequence":2}\n'])
   })
 
   it('ends the response when closed by the server, once', () => {
@@ -165,7 +167,9 @@ describe('ChunkChannel on a socket', () => {
     for (const event of events) deliver(event)
     channel.end()
     await once(client, 'end')
-    expect(body()).toBe(`${[CHUNK_STARTED_LINE, ...events].map(chunk).join('')}0\r\n\r\n`)
+    // Each numbered (its size in bytes, with the two-byte é), written straight to the socket.
+    const numbered = ['{"n":1,"sequence":1}', '{"n":2,"text":"été","sequence":2}']
+    expect(body()).toBe(`${[CHUNK_STARTED_LINE, ...numbered].map(chunk).join('')}0\r\n\r\n`)
     expect(responseWrites()).toBe(0)
   })
 
@@ -188,10 +192,10 @@ describe('ChunkChannel on a socket', () => {
       .join('')
       .split('\n')
     expect(lines.slice(-5)).toEqual([
-      '{"eventName":"OnChannelInformation","text":"2 events lost: the queue was full; resynchronize"}',
-      `{"n":${n - 2}}`,
-      `{"n":${n - 1}}`,
-      `{"n":${n}}`,
+      `{"eventName":"OnChannelInformation","text":"2 events lost: the queue was full; resynchronize","firstSequence":${n - 4},"lastSequence":${n - 3}}`,
+      `{"n":${n - 2},"sequence":${n - 2}}`,
+      `{"n":${n - 1},"sequence":${n - 1}}`,
+      `{"n":${n},"sequence":${n}}`,
       '',
     ])
   })

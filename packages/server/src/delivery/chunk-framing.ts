@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { NotificationMode } from '@openness/wire'
+import type { LoggedEvent } from '../platform/ports.js'
 
 /** The line every (re)opened channel starts with; clients wait for it (wire facts 3). */
 export const CHUNK_STARTED = JSON.stringify({
@@ -22,14 +23,44 @@ export const STOPPING = JSON.stringify({
 export const KEEPALIVE = JSON.stringify({ eventName: 'OnChannelInformation', text: 'keepalive' })
 
 /**
- * The notice that starts a delivery after events were dropped: from a full queue, or (`reason`) given
- * up by a webhook that did not take them.
+ * The notice that starts a delivery after events were dropped: from a full queue, or (`reason`) given up by a
+ * webhook that did not take them, or no longer held for a channel that resumes. With `from`, the first of them,
+ * it names their sequence numbers (`firstSequence`, `lastSequence`: extra fields clients ignore).
  */
-export function lostNotice(lost: number, reason = 'the queue was full'): string {
+export function lostNotice(lost: number, reason = 'the queue was full', from?: number): string {
   return JSON.stringify({
     eventName: 'OnChannelInformation',
     text: `${lost} event${lost === 1 ? '' : 's'} lost: ${reason}; resynchronize`,
+    ...(from !== undefined && { firstSequence: from, lastSequence: from + lost - 1 }),
   })
+}
+
+/** Why events went missing before a channel that resumes from a sequence number (Last-Event-ID). */
+export const NO_LONGER_HELD = 'no longer held for a channel that resumes'
+
+/**
+ * The notice a channel opens with when the previous one ended abruptly (the client went, or opened the channel
+ * again while it was still open) and the client did not say from where to resume: the events written last on
+ * the previous channel, still held, may not have reached the client (docs/subscriptions.md, "Resuming a channel").
+ */
+export function cutNotice(first: number, last: number): string {
+  const events = first === last ? `Event ${first}` : `Events ${first} to ${last}`
+  return JSON.stringify({
+    eventName: 'OnChannelInformation',
+    text:
+      `${events} may not have reached the previous channel, which ended abruptly: open the channel with ` +
+      `Last-Event-ID: ${first - 1} to receive them again, or resynchronize`,
+    firstSequence: first,
+    lastSequence: last,
+  })
+}
+
+/**
+ * An event as one channel carries it: its JSON object with the subscription's `sequence` number of it as a last
+ * member (an extra field clients ignore; wire facts 3 and 6 parse events by name and ignore unknown members).
+ */
+export function sequenced(json: string, sequence: number): string {
+  return `${json.slice(0, -1)},"sequence":${sequence}}`
 }
 
 const CRLF = Buffer.from('\r\n', 'latin1')
@@ -63,10 +94,10 @@ export class ChunkFraming {
     return `--${this.boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n${serialized}\r\n`
   }
 
-  /** Several events, in order, as one write. */
-  frameAll(serialized: readonly string[]): string {
+  /** Several numbered events, in order, as one write. */
+  frameAll(events: readonly LoggedEvent[]): string {
     let out = ''
-    for (const event of serialized) out += this.frame(event)
+    for (const { event, sequence } of events) out += this.frame(sequenced(event, sequence))
     return out
   }
 

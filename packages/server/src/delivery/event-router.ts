@@ -5,17 +5,16 @@
  */
 import { COMPANY_WIDE_EVENTS, SYSTEM_EVENTS } from '@openness/wire'
 import type { EventSink, PlatformEvent, SystemEvent, SystemEventSink } from '../platform/ports.js'
-import { httpChunk } from './chunk-framing.js'
 import type { EventRewrite } from './event-variants.js'
 
 /**
- * An event serialized once for all its subscriptions: its JSON text, and its CHUNK line encoded (and
- * framed as an HTTP/1.1 chunk) once on first use, so that fanning it out to many channels writes one
- * shared buffer.
+ * An event serialized once for all its subscriptions: its JSON text, and what every channel's numbered line
+ * of it shares (its size in bytes, its text without the closing brace), computed once on first use.
  */
 export class SerializedEvent {
-  private line: Buffer | undefined
-  private chunk: Buffer | undefined
+  private bytes: number | undefined
+  /** `json` without its closing brace, shared by the numbered lines of every channel. */
+  private head: string | undefined
   private variants: Map<EventRewrite, SerializedEvent> | undefined
 
   /**
@@ -44,16 +43,23 @@ export class SerializedEvent {
     return variant
   }
 
-  /** `json` and a newline, as UTF-8: the event as a CHUNK channel carries it. */
-  get chunkLine(): Buffer {
-    if (this.line === undefined) this.line = Buffer.from(`${this.json}\n`)
-    return this.line
+  /** The size of `json` in UTF-8. */
+  get byteLength(): number {
+    this.bytes ??= Buffer.byteLength(this.json)
+    return this.bytes
   }
 
-  /** `chunkLine` as one HTTP/1.1 chunk, for the channels that write to their socket. */
-  get httpChunk(): Buffer {
-    if (this.chunk === undefined) this.chunk = httpChunk(this.chunkLine)
-    return this.chunk
+  /**
+   * The event numbered `sequence` for one channel (chunk-framing.ts, `sequenced`) with its newline, as one HTTP/1.1
+   * chunk, for the channels that write to their socket: a string the socket encodes as it writes, its size
+   * counted from the shared line's bytes, so that no channel scans or copies the event in JavaScript.
+   */
+  sequencedChunk(sequence: number): string {
+    const suffix = `,"sequence":${sequence}}\n`
+    // The numbered line replaces the closing brace with the suffix (ASCII).
+    const size = this.byteLength - 1 + suffix.length
+    this.head ??= this.json.slice(0, -1)
+    return `${size.toString(16)}\r\n${this.head}${suffix}\r\n`
   }
 }
 

@@ -14,10 +14,10 @@
  * ```
  */
 import type { ServerResponse } from 'node:http'
-import type { Clock, EventLogPage, SubscriptionEventLog } from '../platform/ports.js'
+import type { ClaimedLog, Clock, EventLogPage, SubscriptionEventLog } from '../platform/ports.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import { ChunkChannel } from './chunk-channel.js'
-import { ChunkFraming } from './chunk-framing.js'
+import { ChunkFraming, cutNotice, NO_LONGER_HELD } from './chunk-framing.js'
 import { LoggedEventBuffer } from './logged-event-buffer.js'
 
 /** What a reader needs of its node's delivery. */
@@ -82,10 +82,14 @@ export class LoggedChannelReader {
     )
   }
 
-  /** Opens the channel (headers and `Chunk started` at once) and starts reading. */
-  open(): void {
+  /**
+   * Opens the channel (headers and `Chunk started` at once) and starts reading: after `resumeFrom`, the last
+   * event its client received, when given (docs/subscriptions.md, "Resuming a channel"), else where the
+   * subscription's queue stands.
+   */
+  open(resumeFrom?: number): void {
     this.channel.open()
-    void this.run()
+    void this.run(resumeFrom)
   }
 
   /** The watcher named the subscription: its log holds events after the position watched. */
@@ -115,13 +119,26 @@ export class LoggedChannelReader {
     return this.channel.isOpen && !this.finishing
   }
 
-  private async run(): Promise<void> {
-    if (!(await this.claim())) return
-    let after: number | 'acknowledged' = 'acknowledged'
+  private async run(resumeFrom: number | undefined): Promise<void> {
+    const claimed = await this.claim()
+    if (claimed === undefined) return
+    // The previous channel did not end cleanly: what it delivered may not have reached the client.
+    const { unconfirmed } = claimed
+    if (unconfirmed !== undefined && resumeFrom === undefined)
+      this.channel.inform(cutNotice(unconfirmed.first, unconfirmed.last))
+    let after: number | 'acknowledged' = resumeFrom ?? 'acknowledged'
+    let resuming = resumeFrom !== undefined
     while (this.isReading) {
       const page = await this.read(after)
       if (page === undefined || !this.isReading) continue
       if (page.reader !== undefined && page.reader !== this.readerId) break
+      if (resuming && page.lastSequence < page.after) {
+        // A number the subscription never gave: resumed from where its queue stands instead.
+        after = 'acknowledged'
+        resuming = false
+        continue
+      }
+      resuming = false
       if (page.lastSequence < page.after) {
         // The log was forgotten (its time to live) and numbers started again: read them from the start.
         after = 0
@@ -129,7 +146,9 @@ export class LoggedChannelReader {
       }
       if (page.events.length > 0 || page.lost > 0) {
         const through = page.events.at(-1)?.sequence ?? page.lastSequence
-        if (!(await this.write(page, through))) break
+        // What a resumed channel asked for and the log no longer holds, named as the embedded mode names it.
+        const reason = after === resumeFrom ? NO_LONGER_HELD : undefined
+        if (!(await this.write(page, through, reason))) break
         this.acknowledge(through)
         after = through
         if (through < page.lastSequence) continue
@@ -139,25 +158,37 @@ export class LoggedChannelReader {
       if (!(await this.watch(after))) break
     }
     await this.acknowledged
-    // A node that drains says so on the channel's last line; the other ends are the channel's own.
-    if (this.finishing) this.channel.stop()
-    else this.channel.end()
+    // A node that drains says so on the channel's last line, and lets the claim go: the channel ends cleanly,
+    // so the next one has nothing to tell of it. The other ends are the channel's own.
+    if (this.finishing) {
+      await this.release()
+      this.channel.stop()
+    } else this.channel.end()
   }
 
-  /** Claims the log, again after a pause while that fails (reading first would find the previous reader's claim). */
-  private async claim(): Promise<boolean> {
+  /**
+   * Claims the log, again after a pause while that fails (reading first would find the previous reader's
+   * claim); undefined when the channel ended meanwhile.
+   */
+  private async claim(): Promise<ClaimedLog | undefined> {
     const { log, ttlMs, clock, retryMs } = this.context
     while (this.isReading) {
       try {
-        await log.claim(this.subscriptionId, this.readerId, ttlMs)
-        return true
+        return await log.claim(this.subscriptionId, this.readerId, ttlMs)
       } catch (error) {
         this.report('claiming', error)
         await clock.sleep(retryMs)
       }
     }
     this.channel.end()
-    return false
+    return undefined
+  }
+
+  /** Lets the claim go; a failure is reported, and the next channel then tells of a cut that was not one. */
+  private async release(): Promise<void> {
+    await this.context.log
+      .release(this.subscriptionId, this.readerId)
+      .catch((error: unknown) => this.report('releasing', error))
   }
 
   /** A page after `after`, or undefined after a failed read (reported, and retried after a pause). */
@@ -173,8 +204,8 @@ export class LoggedChannelReader {
   }
 
   /** Hands the page to the channel; true once all of it was written and the socket took it. */
-  private write(page: EventLogPage, through: number): Promise<boolean> {
-    this.buffer.fill(page.events, page.lost, through)
+  private write(page: EventLogPage, through: number, reason?: string): Promise<boolean> {
+    this.buffer.fill(page.events, page.lost, through, reason)
     this.channel.flush()
     return this.wait('written', () => this.checkWritten())
   }

@@ -6,10 +6,11 @@
  */
 import type { EventQueue, LoggedEvent, QueuedEvents } from '../platform/ports.js'
 
-export class LoggedEventBuffer implements EventQueue {
+export class LoggedEventBuffer implements Pick<EventQueue, 'push' | 'drain' | 'take' | 'size'> {
   private events: LoggedEvent[] = []
   private head = 0
   private lost = 0
+  private reason: string | undefined
   /** The position the page filled last goes through: its last event, or the end of a loss. */
   private filledThrough = 0
   /** The position through which everything was handed over (events taken, losses announced). */
@@ -20,8 +21,12 @@ export class LoggedEventBuffer implements EventQueue {
   /** Called when a take empties the buffer: its reader reads the next page while the last event goes out. */
   onEmptied: (() => void) | undefined
 
-  /** Holds `events` (after what the buffer holds), with `lost` more to announce, through sequence `through`. */
-  fill(events: readonly LoggedEvent[], lost: number, through: number): void {
+  /**
+   * Holds `events` (after what the buffer holds), with `lost` more to announce (for `reason`, when not the
+   * queue's bound), through sequence `through`.
+   */
+  fill(events: readonly LoggedEvent[], lost: number, through: number, reason?: string): void {
+    if (lost > 0 && this.lost === 0) this.reason = reason
     if (this.head > 0) {
       this.events = this.events.slice(this.head)
       this.head = 0
@@ -32,14 +37,15 @@ export class LoggedEventBuffer implements EventQueue {
   }
 
   /** The buffer is filled from the log only. */
-  push(): void {
+  push(): never {
     throw new Error('a logged event buffer is filled from the event log')
   }
 
   drain(): QueuedEvents {
     const drained = {
-      events: this.events.slice(this.head).map((logged) => logged.event),
+      events: this.events.slice(this.head),
       lost: this.lost,
+      ...(this.lost > 0 && this.reason !== undefined && { reason: this.reason }),
     }
     this.clear()
     this.handed = this.filledThrough
@@ -48,7 +54,7 @@ export class LoggedEventBuffer implements EventQueue {
 
   take(max: number): QueuedEvents {
     const events = this.events.slice(this.head, this.head + max)
-    const taken = { events: events.map((logged) => logged.event), lost: this.lost }
+    const taken = { events, lost: this.lost }
     this.head += events.length
     this.lost = 0
     for (const { sequence } of events) this.taken.push(sequence)
@@ -65,6 +71,7 @@ export class LoggedEventBuffer implements EventQueue {
     this.events = []
     this.head = 0
     this.lost = 0
+    this.reason = undefined
   }
 
   /** The position through which everything was handed over. */

@@ -168,7 +168,11 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
    * claim replaces one open on another node (it ends at its next read). False for a webhook subscription, and for
    * one removed already.
    */
-  openChannel(subscription: SubscriptionRecord, response: ServerResponse): boolean {
+  openChannel(
+    subscription: SubscriptionRecord,
+    response: ServerResponse,
+    resumeFrom?: number,
+  ): boolean {
     if (subscription.webHookUrl !== undefined) return false
     this.attach(subscription)
     const held = this.subscriptions.get(subscription.subscriptionId)
@@ -191,7 +195,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
     held.channel = reader
     this.readers.add(reader)
     onActivity(held.record)
-    reader.open()
+    reader.open(resumeFrom)
     return true
   }
 

@@ -35,7 +35,7 @@ function setUp() {
     router,
     clock,
     newQueue: () => {
-      const queue = new MemoryEventQueue()
+      const queue = new MemoryEventQueue({ replayable: 100, clock })
       queues.push(queue)
       return queue
     },
@@ -143,7 +143,9 @@ describe('SubscriptionOutlets.openChannel', () => {
     ).toBe(true)
     expect(outlets.openChannels).toBe(1)
     publish('OnCallCreated')
-    expect(response.written.at(-1)).toBe('{"eventName":"OnCallCreated","loginName":"alice"}\n')
+    expect(response.written.at(-1)).toBe(
+      '{"eventName":"OnCallCreated","loginName":"alice","sequence":1}\n',
+    )
     expect(active).toEqual(['sub1@2', 'sub1@2'])
     outlets.detach('sub1')
     expect(response.ended).toBe(true)
@@ -160,5 +162,106 @@ describe('SubscriptionOutlets.openChannel', () => {
       outlets.openChannel(record(1, ['OnCallCreated'], { subscriptionId: 'sub2' }), response),
     ).toBe(false)
     expect(outlets.openChannels).toBe(0)
+  })
+})
+
+/** The lines a response carried, parsed, `Chunk started` left out. */
+function lines(response: SlowResponse): Record<string, unknown>[] {
+  return response.written
+    .flatMap((chunk) => chunk.split('\n'))
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line['text'] !== 'Chunk started')
+}
+
+/** A subscription's channel opened on a fresh response, `resumeFrom` passed on. */
+function open(outlets: SubscriptionOutlets, resumeFrom?: number): SlowResponse {
+  const response = new SlowResponse()
+  outlets.openChannel(
+    record(1, ['OnCallCreated']),
+    response as unknown as ServerResponse,
+    resumeFrom,
+  )
+  return response
+}
+
+const cutNoticeOf = (first: number, last: number) => ({
+  eventName: 'OnChannelInformation',
+  text: `${first === last ? `Event ${first}` : `Events ${first} to ${last}`} may not have reached the previous channel, which ended abruptly: open the channel with Last-Event-ID: ${first - 1} to receive them again, or resynchronize`,
+  firstSequence: first,
+  lastSequence: last,
+})
+
+describe('SubscriptionOutlets: resuming a channel (issue 15, finding 9)', () => {
+  it('after a channel cut by its client, opens the next with a notice naming what it wrote, then what waited', () => {
+    const { outlets, publish } = setUp()
+    const first = open(outlets)
+    publish('OnCallCreated')
+    publish('OnCallCreated')
+    expect(lines(first).map((line) => line['sequence'])).toEqual([1, 2])
+    first.emit('close')
+    publish('OnCallCreated')
+    const second = open(outlets)
+    expect(lines(second)).toEqual([
+      cutNoticeOf(1, 2),
+      { eventName: 'OnCallCreated', loginName: 'alice', sequence: 3 },
+    ])
+    // Told once: a channel ended by the server (a node that stops) leaves nothing to tell.
+    outlets.endChannels()
+    expect(lines(open(outlets))).toEqual([])
+  })
+
+  it('counts a channel opened again while still open here as cut: its client left it unnoticed', () => {
+    const { outlets, publish } = setUp()
+    open(outlets)
+    publish('OnCallCreated')
+    expect(lines(open(outlets))).toEqual([cutNoticeOf(1, 1)])
+  })
+
+  it('says nothing when the cut channel had written nothing', () => {
+    const { outlets, publish } = setUp()
+    open(outlets).emit('close')
+    publish('OnCallCreated')
+    expect(lines(open(outlets))).toEqual([
+      { eventName: 'OnCallCreated', loginName: 'alice', sequence: 1 },
+    ])
+  })
+
+  it('resumes from the last event its client received: the events after it again, then the new ones', () => {
+    const { outlets, publish } = setUp()
+    const first = open(outlets)
+    for (let n = 0; n < 4; n++) publish('OnCallCreated')
+    first.emit('close')
+    publish('OnCallCreated')
+    const resumed = open(outlets, 2)
+    expect(lines(resumed).map((line) => line['sequence'])).toEqual([3, 4, 5])
+    publish('OnCallCreated')
+    expect(lines(resumed).map((line) => line['sequence'])).toEqual([3, 4, 5, 6])
+  })
+
+  it('names the events no longer held when resumed from too far back, then gives those it holds', () => {
+    const { outlets, publish } = setUp()
+    const first = open(outlets)
+    for (let n = 0; n < 150; n++) publish('OnCallCreated')
+    first.emit('close')
+    const resumed = lines(open(outlets, 10))
+    expect(resumed[0]).toEqual({
+      eventName: 'OnChannelInformation',
+      text: '40 events lost: no longer held for a channel that resumes; resynchronize',
+      firstSequence: 11,
+      lastSequence: 50,
+    })
+    expect(resumed.slice(1).map((line) => line['sequence'])).toEqual(
+      Array.from({ length: 100 }, (_, index) => 51 + index),
+    )
+  })
+
+  it('resumes from the last event given, or a number it never gave, as from where the queue stands', () => {
+    const { outlets, publish } = setUp()
+    const first = open(outlets)
+    publish('OnCallCreated')
+    first.emit('close')
+    expect(lines(open(outlets, 1))).toEqual([])
+    expect(lines(open(outlets, 99))).toEqual([])
   })
 })

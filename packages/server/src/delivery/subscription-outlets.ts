@@ -8,8 +8,8 @@ import type { ServerResponse } from 'node:http'
 import type { Clock, EventQueue } from '../platform/ports.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
-import { ChunkChannel } from './chunk-channel.js'
-import { ChunkFraming } from './chunk-framing.js'
+import { ChunkChannel, type WrittenRange } from './chunk-channel.js'
+import { ChunkFraming, cutNotice, lostNotice, NO_LONGER_HELD } from './chunk-framing.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
 import { EVENT_VARIANTS, type EventRewrite } from './event-variants.js'
 import {
@@ -23,6 +23,11 @@ import {
 class Outlet implements EventTarget {
   channel: ChunkChannel | undefined
   webhook: WebhookSender | undefined
+  /**
+   * The events the last channel wrote that may not have reached its client, still held, when it ended abruptly:
+   * the next channel opens with a notice naming them, unless its client says where to resume from.
+   */
+  unconfirmed: WrittenRange | undefined
   /** The events its client parses in a variant of their own (event-variants.ts); mostly none. */
   private readonly rewrites: ReadonlyMap<string, EventRewrite> | undefined
 
@@ -43,10 +48,29 @@ class Outlet implements EventTarget {
       this.webhook.wake()
       return
     }
-    // The common case, an open channel keeping up: straight to the socket, no queueing.
+    // The common case, an open channel keeping up: straight to the socket, numbered as taken at once.
     if (this.channel?.offer(event)) return
     this.queue.push(event.json)
     this.channel?.flush()
+  }
+
+  /** Remembers what `channel`, ending abruptly, wrote that is still held: its client may not have it. */
+  cut(channel: ChunkChannel): void {
+    const written = channel.writtenRange
+    const first = Math.max(written?.first ?? 0, this.queue.oldestTaken ?? Number.POSITIVE_INFINITY)
+    this.unconfirmed =
+      written === undefined || first > written.last ? undefined : { first, last: written.last }
+  }
+
+  /** What a new channel says first: the loss of a replay from `resumeFrom`, or the previous channel's cut. */
+  openingNotices(resumeFrom: number | undefined): string[] {
+    const unconfirmed = this.unconfirmed
+    this.unconfirmed = undefined
+    if (resumeFrom !== undefined) {
+      const { missing, missingFrom } = this.queue.rewind(resumeFrom)
+      return missing > 0 ? [lostNotice(missing, NO_LONGER_HELD, missingFrom)] : []
+    }
+    return unconfirmed === undefined ? [] : [cutNotice(unconfirmed.first, unconfirmed.last)]
   }
 }
 
@@ -147,15 +171,24 @@ export class SubscriptionOutlets implements ChannelOutlets {
 
   /**
    * Opens the chunk channel of a subscription on `response`, replacing the one already open (a client
-   * reconnecting), attaching it first when it is not known here. False when it is delivered to a webhook, or
-   * was removed.
+   * reconnecting), attaching it first when it is not known here; from the event after `resumeFrom` when given
+   * (docs/subscriptions.md, "Resuming a channel"). False when it is delivered to a webhook, or was removed.
    */
-  openChannel(subscription: SubscriptionRecord, response: ServerResponse): boolean {
+  openChannel(
+    subscription: SubscriptionRecord,
+    response: ServerResponse,
+    resumeFrom?: number,
+  ): boolean {
     const id = subscription.subscriptionId
     if (!this.outlets.has(id)) this.attach(subscription)
     const outlet = this.outlets.get(id)
     if (outlet === undefined || outlet.webhook !== undefined) return false
-    outlet.channel?.end()
+    const replaced = outlet.channel
+    if (replaced !== undefined) {
+      // Opened again while open here: its client left the previous one without this node noticing.
+      outlet.cut(replaced)
+      replaced.end()
+    }
     const { clock, onActivity } = this.options
     const channel = new ChunkChannel(
       response,
@@ -166,13 +199,15 @@ export class SubscriptionOutlets implements ChannelOutlets {
       {
         onActivity: () => onActivity(outlet.subscription),
         onClosed: (closed) => {
-          if (outlet.channel === closed) outlet.channel = undefined
+          if (outlet.channel !== closed) return
+          outlet.channel = undefined
+          if (closed.wasCut) outlet.cut(closed)
         },
       },
     )
     outlet.channel = channel
     onActivity(outlet.subscription)
-    channel.open()
+    channel.open(outlet.openingNotices(resumeFrom))
     return true
   }
 

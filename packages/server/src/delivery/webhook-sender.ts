@@ -80,7 +80,7 @@ export const fetchTransport: WebhookTransport = async ({ url, headers, body, sig
 export interface WebhookSenderOptions {
   subscriptionId: string
   url: string
-  queue: EventQueue
+  queue: Pick<EventQueue, 'take' | 'size'>
   clock: Clock
   transport: WebhookTransport
   policy: WebhookPolicy
@@ -191,7 +191,8 @@ export class WebhookSender {
       this.pending.push(this.numbered({ json: lostNotice(missing, reason), isNotice: true }))
       this.givenUp = 0
     }
-    for (const json of events) this.pending.push(this.numbered({ json, isNotice: false }))
+    for (const { event } of events)
+      this.pending.push(this.numbered({ json: event, isNotice: false }))
   }
 
   /** The delivery with its number from `numberOf` when given (else numbered at its first attempt). */

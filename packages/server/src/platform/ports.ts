@@ -199,25 +199,48 @@ export interface PlatformHealthStore {
 
 /** What a queue hands over when the channel drains it. */
 export interface QueuedEvents {
-  /** Serialized events, oldest first. */
-  events: string[]
-  /** Events dropped since the last drain because the queue was full. */
+  /** Events with their sequence numbers, oldest first. */
+  events: LoggedEvent[]
+  /** Events dropped since the last drain because the queue was full: those numbered just before the first. */
   lost: number
+  /** Why they are lost, when not because the queue was full (a channel resumed from too far back). */
+  reason?: string
 }
 
 /**
- * The bounded queue of one subscription: filled from the moment the subscription is accepted, drained by
- * its channel. When full, the oldest events are dropped and counted.
+ * Where a channel's replay from a sequence number starts (EventQueue.rewind): the events after it still held wait
+ * again; `missing` of them, numbered from `missingFrom`, are no longer held.
+ */
+export interface Rewound {
+  missing: number
+  missingFrom: number
+}
+
+/**
+ * The bounded queue of one subscription (docs/subscriptions.md, "Resuming a channel"): filled from the moment the
+ * subscription is accepted, drained by its channel. Each event gets the subscription's next sequence number. It
+ * holds at most its capacity of events: those waiting, and the last ones taken, kept so that a client that lost
+ * them with its connection can ask for them again (`rewind`). When full, the oldest go first: taken ones, then
+ * waiting ones, which are counted lost.
  */
 export interface EventQueue {
-  /** Appends one serialized event. */
-  push(event: string): void
-  /** Takes everything queued, with the count of events lost since the last drain. */
+  /** Appends one serialized event, taken already when `taken` (written at once); resolves to its number. */
+  push(event: string, taken?: boolean): number
+  /** Takes everything waiting, with the count of events lost since the last drain. */
   drain(): QueuedEvents
-  /** Takes at most `max` of the oldest events, with the count lost since the last drain or take. */
+  /** Takes at most `max` of the oldest waiting events, with the count lost since the last drain or take. */
   take(max: number): QueuedEvents
   /** How many events wait. */
   readonly size: number
+  /** The number of the last event appended; 0 before the first. */
+  readonly lastSequence: number
+  /** The number of the oldest taken event still held; undefined when none is. */
+  readonly oldestTaken: number | undefined
+  /**
+   * Makes the taken events after `after` wait again (a channel resuming from the last event its client
+   * received), with what is no longer held of them; a number at or after the last taken changes nothing.
+   */
+  rewind(after: number): Rewound
   /** Drops everything. */
   clear(): void
 }
@@ -252,6 +275,15 @@ export interface EventLogPage {
    * when none did. A reader that finds another one named here was replaced and stops.
    */
   reader?: string
+}
+
+/** What a claim found of the reader before it (SubscriptionEventLog.claim). */
+export interface ClaimedLog {
+  /**
+   * The events the previous reader acknowledged that the log still holds, when that reader did not release its
+   * claim: its client may not have received them (docs/subscriptions.md, "Resuming a channel").
+   */
+  unconfirmed?: { first: number; last: number }
 }
 
 /**
@@ -311,9 +343,12 @@ export interface SubscriptionEventLog {
   /**
    * Makes `reader` the one reader of the subscription's log (a chunk channel opening, on any node: the last open
    * wins): reads name it from now on (EventLogPage.reader), and acknowledgements by any other reader change
-   * nothing. The claim lives `ttlMs`, renewed by `renew`.
+   * nothing. The claim lives `ttlMs`, renewed by `renew`. Resolves to what the previous reader acknowledged
+   * and the log still holds when it had not released its claim (its channel ended abruptly, or is still open).
    */
-  claim(subscriptionId: string, reader: string, ttlMs: number): Promise<void>
+  claim(subscriptionId: string, reader: string, ttlMs: number): Promise<ClaimedLog>
+  /** Ends `reader`'s claim (its channel ended cleanly); nothing happens when another reader claimed the log. */
+  release(subscriptionId: string, reader: string): Promise<void>
   /** Keeps the subscription's events, numbers, position and claim `ttlMs` longer (it is still alive). */
   renew(subscriptionId: string, ttlMs: number): Promise<void>
   /** Forgets everything of the subscription: events, sequence numbers, acknowledged position, claim. */

@@ -12,11 +12,12 @@ import { VirtualClock } from '../support/virtual-clock.js'
 import { subscriptionEventLogConformance } from './subscription-event-log.js'
 
 describe('MemorySubscriptionEventLog', () => {
-  subscriptionEventLogConformance(async (capacity) => {
+  subscriptionEventLogConformance(async (capacity, replayable) => {
     const clock = new VirtualClock()
     const log = new MemorySubscriptionEventLog({
       clock,
       ...(capacity !== undefined && { capacity }),
+      ...(replayable !== undefined && { replayable }),
     })
     return { log, other: async () => log, pass: (ms) => clock.advance(ms), close: async () => {} }
   })
@@ -31,23 +32,28 @@ async function watcherConnections(client: Redis): Promise<string[]> {
   return list.split('\n').filter((line) => line.includes(`name=${watchConnectionName} `))
 }
 
-function redisLog(client: Redis, capacity?: number): RedisSubscriptionEventLog {
+function redisLog(
+  client: Redis,
+  capacity?: number,
+  replayable?: number,
+): RedisSubscriptionEventLog {
   return new RedisSubscriptionEventLog(client, {
     ...(capacity !== undefined && { capacity }),
+    ...(replayable !== undefined && { replayable }),
     watcher: { connectionName: watchConnectionName },
   })
 }
 
 describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
   describe('conformance', () => {
-    subscriptionEventLogConformance(async (capacity) => {
+    subscriptionEventLogConformance(async (capacity, replayable) => {
       // The cases use the same subscription ids: each starts without the keys of the one before.
       const client = await redis.client()
       const left = await redis.keys()
       if (left.length > 0) await client.del(...left)
       return {
-        log: redisLog(client, capacity),
-        other: async () => redisLog(await redis.client(), capacity),
+        log: redisLog(client, capacity, replayable),
+        other: async () => redisLog(await redis.client(), capacity, replayable),
         pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         keys: () => redis.keys(),
         watcherConnections: async () => (await watcherConnections(client)).length,
@@ -66,16 +72,21 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
 
     it('keeps a subscription in queue:{id} (entries 0-{sequence}), queue-seq:{id} and queue-ack:{id}', async () => {
       const client = await fresh()
-      const log = redisLog(client, 2)
-      for (const event of ['e1', 'e2', 'e3']) await log.append('s', event, 60_000)
-      await log.acknowledge('s', 2)
+      const log = redisLog(client, 3, 1)
+      for (const event of ['e1', 'e2', 'e3', 'e4']) await log.append('s', event, 60_000)
+      expect(await client.xlen('queue:s')).toBe(3)
+      await log.acknowledge('s', 3)
       expect(await redis.keys()).toEqual(['queue-ack:s', 'queue-seq:s', 'queue:s'])
-      expect(await client.xrange('queue:s', '-', '+')).toEqual([['0-3', ['e', 'e3']]])
-      expect(await client.get('queue-seq:s')).toBe('3')
-      expect(await client.get('queue-ack:s')).toBe('2')
+      // The last one acknowledged is kept for a channel that resumes, the one after waits.
+      expect(await client.xrange('queue:s', '-', '+')).toEqual([
+        ['0-3', ['e', 'e3']],
+        ['0-4', ['e', 'e4']],
+      ])
+      expect(await client.get('queue-seq:s')).toBe('4')
+      expect(await client.get('queue-ack:s')).toBe('3')
     })
 
-    it('sets the time to live given on every key of the subscription (its claim queue-reader:{id} too), and renews it', async () => {
+    it('sets the time to live given on every key of the subscription (its claim queue-reader:{id} and queue-reader-from:{id} too), and renews it', async () => {
       const client = await fresh()
       const log = redisLog(client)
       await log.append('s', 'e1', 60_000)
@@ -83,7 +94,13 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       await log.append('s', 'e2', 60_000)
       await log.claim('s', 'channel', 60_000)
       expect(await client.get('queue-reader:s')).toBe('channel')
-      const keys = ['queue:s', 'queue-seq:s', 'queue-ack:s', 'queue-reader:s']
+      const keys = [
+        'queue:s',
+        'queue-seq:s',
+        'queue-ack:s',
+        'queue-reader:s',
+        'queue-reader-from:s',
+      ]
       for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(55_000)
       await log.renew('s', 120_000)
       for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(115_000)

@@ -22,8 +22,14 @@ export interface SubscriptionEventLogHandle {
   close(): Promise<void>
 }
 
-/** Opens a log holding at most `capacity` events a subscription (the default capacity when not given). */
-export type OpenEventLog = (capacity?: number) => Promise<SubscriptionEventLogHandle>
+/**
+ * Opens a log holding at most `capacity` events a subscription, of which at most `replayable` acknowledged ones
+ * (the defaults when not given).
+ */
+export type OpenEventLog = (
+  capacity?: number,
+  replayable?: number,
+) => Promise<SubscriptionEventLogHandle>
 
 const TTL_MS = 60_000
 /** How long a watcher may take to be woken: far below the Redis watcher's 30 s block, so no timeout helps. */
@@ -88,9 +94,12 @@ class RecordingWatcher {
 export function subscriptionEventLogConformance(open: OpenEventLog): void {
   async function withLog(
     capacity: number | undefined,
-    test: (handle: SubscriptionEventLogHandle) => Promise<void>,
+    ...rest:
+      | [test: (handle: SubscriptionEventLogHandle) => Promise<void>]
+      | [replayable: number, test: (handle: SubscriptionEventLogHandle) => Promise<void>]
   ): Promise<void> {
-    const handle = await open(capacity)
+    const [replayable, test] = rest.length === 1 ? [undefined, rest[0]] : rest
+    const handle = await open(capacity, replayable)
     try {
       await test(handle)
     } finally {
@@ -164,15 +173,39 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
       expect(page.events[0]).toEqual({ sequence: 4, event: 'e4' })
     }))
 
-  it('frees what was acknowledged: a reader after the acknowledged position gets the rest, none lost', () =>
-    withLog(undefined, async ({ log }) => {
+  it('frees what was acknowledged but the last `replayable`: a reader after the acknowledged position gets the rest, none lost', () =>
+    withLog(undefined, 1, async ({ log }) => {
       await appendEvents(log, 's', 1, 5)
       await log.acknowledge('s', 3)
       const rest = await log.read('s', 'acknowledged', 10)
       expect(rest).toMatchObject({ after: 3, lost: 0, lastSequence: 5 })
       expect(rest.events.map((e) => e.sequence)).toEqual([4, 5])
-      // A reader from before the acknowledged position is told what it can no longer get.
-      expect(await log.read('s', 1, 10)).toMatchObject({ lost: 2, events: [{ sequence: 4 }, {}] })
+      // A reader from before the acknowledged position gets what is kept, told what it can no longer get.
+      expect(await log.read('s', 1, 10)).toMatchObject({
+        lost: 1,
+        events: [{ sequence: 3 }, { sequence: 4 }, { sequence: 5 }],
+      })
+    }))
+
+  it('keeps the last acknowledged events for a channel that resumes from an earlier number', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 's', 1, 5)
+      await log.acknowledge('s', 4)
+      expect((await log.read('s', 'acknowledged', 10)).events.map((e) => e.event)).toEqual(['e5'])
+      const resumed = await log.read('s', 2, 10)
+      expect(resumed).toMatchObject({ after: 2, lost: 0, lastSequence: 5 })
+      expect(resumed.events.map((e) => e.event)).toEqual(['e3', 'e4', 'e5'])
+    }))
+
+  it('counts the acknowledged events it keeps in its capacity, dropping them first', () =>
+    withLog(3, 3, async ({ log }) => {
+      await appendEvents(log, 's', 1, 3)
+      await log.acknowledge('s', 3)
+      await appendEvents(log, 's', 4, 5)
+      expect(await log.read('s', 0, 10)).toMatchObject({
+        lost: 2,
+        events: [{ sequence: 3 }, { sequence: 4 }, { sequence: 5 }],
+      })
     }))
 
   it('never moves the acknowledged position back, nor past the last number given', () =>
@@ -265,6 +298,31 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
       await pass(250)
       expect((await log.read('renewed', 0, 10)).reader).toBe('r')
       expect((await log.read('lapsed', 0, 10)).reader).toBeUndefined()
+    }))
+
+  it('tells a claim what the previous reader acknowledged and the log holds, unless that reader released it', () =>
+    withLog(undefined, 3, async ({ log, other }) => {
+      const elsewhere = await other()
+      expect(await log.claim('s', 'channel-a', TTL_MS)).toEqual({})
+      await appendEvents(log, 's', 1, 6)
+      await log.acknowledge('s', 5, 'channel-a')
+      // channel-a's client went without a word: of what it acknowledged, 3 to 5 are still held.
+      expect(await elsewhere.claim('s', 'channel-b', TTL_MS)).toEqual({
+        unconfirmed: { first: 3, last: 5 },
+      })
+      await elsewhere.acknowledge('s', 6, 'channel-b')
+      // Opened again at once: channel-b claimed from 5, so only what it acknowledged is named.
+      expect(await log.claim('s', 'channel-c', TTL_MS)).toEqual({
+        unconfirmed: { first: 6, last: 6 },
+      })
+      // A release by a reader replaced changes nothing; the claimant's own ends the claim.
+      await log.release('s', 'channel-b')
+      expect((await log.read('s', 'acknowledged', 10)).reader).toBe('channel-c')
+      await elsewhere.release('s', 'channel-c')
+      expect((await log.read('s', 'acknowledged', 10)).reader).toBeUndefined()
+      expect(await log.claim('s', 'channel-d', TTL_MS)).toEqual({})
+      // A reader that acknowledged nothing leaves nothing to name.
+      expect(await log.claim('s', 'channel-e', TTL_MS)).toEqual({})
     }))
 
   it('appends one event to many subscriptions at once, each numbered in its own log', () =>

@@ -387,6 +387,8 @@ describe('a full queue', () => {
     expect(await client.next()).toEqual({
       eventName: 'OnChannelInformation',
       text: '2 events lost: the queue was full; resynchronize',
+      firstSequence: 1,
+      lastSequence: 2,
     })
     const languages = []
     for (let i = 0; i < 3; i++)

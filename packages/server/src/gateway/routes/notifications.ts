@@ -9,6 +9,28 @@ import { errorResponses } from '../error-responses.js'
 import { RestError } from '../rest-error.js'
 
 const GONE = 'No such subscription: subscribe again and open its polling URL'
+/** A sequence number as a query parameter or a header carries it: decimal digits, a safe integer. */
+const SEQUENCE = /^\d{1,15}$/
+
+/**
+ * Where the client asks its channel to resume (docs/subscriptions.md, "Resuming a channel"): the sequence number
+ * of the last event it received, as the query parameter `lastEventId` or the `Last-Event-ID` header (the
+ * parameter wins); undefined when it asks nothing.
+ */
+function resumeFrom(
+  query: { lastEventId?: string },
+  header: string | string[] | undefined,
+): number | undefined {
+  const [given, name] =
+    query.lastEventId !== undefined ? [query.lastEventId, 'lastEventId'] : [header, 'Last-Event-ID']
+  if (given === undefined) return undefined
+  if (typeof given !== 'string' || !SEQUENCE.test(given.trim()))
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      `${name}: the sequence number of the last event received, a whole number from 0`,
+    )
+  return Number(given.trim())
+}
 /** When a full node tells a client to come back for its channel. */
 const CHANNELS_RETRY_AFTER_SECONDS = 5
 
@@ -26,9 +48,18 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'The first line is {"eventName":"OnChannelInformation","text":"Chunk started"}; then queued and new events.',
         tags: ['subscriptions'],
         params: Type.Object({ subscriptionId: Type.String() }),
-        response: { ...errorResponses(404) },
+        querystring: Type.Object({
+          lastEventId: Type.Optional(
+            Type.String({
+              description:
+                'The sequence number of the last event received: the channel starts with the events after it that the subscription still holds (also as the Last-Event-ID header)',
+            }),
+          ),
+        }),
+        response: { ...errorResponses(400, 404) },
       },
       handler: async (request, reply) => {
+        const from = resumeFrom(request.query, request.headers['last-event-id'])
         const subscription = await subscriptions.find(request.params.subscriptionId)
         if (subscription === undefined) throw new PlatformError('NOT_FOUND', GONE)
         if (subscription.webHookUrl !== undefined)
@@ -46,7 +77,7 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
             { 'retry-after': String(CHANNELS_RETRY_AFTER_SECONDS) },
           )
         reply.hijack()
-        if (outlets.openChannel(subscription.record, reply.raw)) return
+        if (outlets.openChannel(subscription.record, reply.raw, from)) return
         // Removed since it was found, its removal heard meanwhile: answered as if it had not been found.
         reply.raw
           .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })

@@ -6,13 +6,14 @@
  * concerns them.
  */
 import type {
+  ClaimedLog,
   Clock,
   EventLogPage,
   EventLogWatcher,
   LoggedEvent,
   SubscriptionEventLog,
 } from '../../platform/ports.js'
-import { DEFAULT_QUEUE_CAPACITY } from './memory-event-queue.js'
+import { DEFAULT_QUEUE_CAPACITY, DEFAULT_REPLAYABLE_EVENTS } from './memory-event-queue.js'
 
 interface Log {
   /** Held events, oldest first; their sequence numbers follow one another. */
@@ -27,6 +28,8 @@ interface Log {
 /** The reader that claimed a subscription's log, kept apart from the log as Redis keeps its own key. */
 interface Claim {
   reader: string
+  /** The acknowledged position when the reader claimed the log. */
+  from: number
   expiresAt: number
 }
 
@@ -36,10 +39,12 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
   private readonly watchers = new Set<MemoryEventLogWatcher>()
   private readonly clock: Clock
   private readonly capacity: number
+  private readonly replayable: number
 
-  constructor(options: { clock: Clock; capacity?: number }) {
+  constructor(options: { clock: Clock; capacity?: number; replayable?: number }) {
     this.clock = options.clock
     this.capacity = options.capacity ?? DEFAULT_QUEUE_CAPACITY
+    this.replayable = options.replayable ?? DEFAULT_REPLAYABLE_EVENTS
   }
 
   async append(subscriptionId: string, event: string, ttlMs: number): Promise<number> {
@@ -90,11 +95,25 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     const through = Math.min(throughSequence, log.lastSequence)
     if (through <= log.acknowledged) return
     log.acknowledged = through
-    log.events = log.events.slice(this.indexAfter(log, through))
+    log.events = log.events.slice(this.indexAfter(log, through - this.replayable))
   }
 
-  async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<void> {
-    this.claims.set(subscriptionId, { reader, expiresAt: this.clock.now() + ttlMs })
+  async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<ClaimedLog> {
+    const log = this.live(subscriptionId)
+    const previous = this.claimOf(subscriptionId)
+    const acknowledged = log?.acknowledged ?? 0
+    this.claims.set(subscriptionId, {
+      reader,
+      from: acknowledged,
+      expiresAt: this.clock.now() + ttlMs,
+    })
+    if (previous === undefined || previous.reader === reader) return {}
+    const first = Math.max(previous.from + 1, log?.events[0]?.sequence ?? acknowledged + 1)
+    return first > acknowledged ? {} : { unconfirmed: { first, last: acknowledged } }
+  }
+
+  async release(subscriptionId: string, reader: string): Promise<void> {
+    if (this.claimOf(subscriptionId)?.reader === reader) this.claims.delete(subscriptionId)
   }
 
   async renew(subscriptionId: string, ttlMs: number): Promise<void> {

@@ -7,12 +7,13 @@
  */
 import type { Redis } from 'ioredis'
 import type {
+  ClaimedLog,
   EventLogPage,
   EventLogWatcher,
   LoggedEvent,
   SubscriptionEventLog,
 } from '../../platform/ports.js'
-import { DEFAULT_QUEUE_CAPACITY } from '../memory/memory-event-queue.js'
+import { DEFAULT_QUEUE_CAPACITY, DEFAULT_REPLAYABLE_EVENTS } from '../memory/memory-event-queue.js'
 import {
   RedisEventLogWatcher,
   type RedisEventLogWatcherOptions,
@@ -22,8 +23,11 @@ import {
   APPEND,
   allLogKeys,
   appendedLogKeys,
+  CLAIM,
   claimedLogKeys,
+  claimKeys,
   READ,
+  RELEASE,
   sequenceOf,
 } from './subscription-event-log-scripts.js'
 
@@ -32,20 +36,27 @@ const SUBSCRIPTIONS_PER_SCRIPT = 256
 
 /** How the logs are bounded, and how their watchers connect. */
 export interface RedisSubscriptionEventLogOptions {
-  /** Events held per subscription (not acknowledged); DEFAULT_QUEUE_CAPACITY when not given. */
+  /** Events held per subscription; DEFAULT_QUEUE_CAPACITY when not given. */
   capacity?: number
+  /**
+   * Acknowledged events kept for a channel that resumes from an earlier number (counted in the capacity);
+   * DEFAULT_REPLAYABLE_EVENTS when not given.
+   */
+  replayable?: number
   /** The watchers' blocking reads (each on a connection of its own, duplicated from the client). */
   watcher?: RedisEventLogWatcherOptions
 }
 
 export class RedisSubscriptionEventLog implements SubscriptionEventLog {
   private readonly capacity: number
+  private readonly replayable: number
 
   constructor(
     private readonly client: Redis,
     private readonly options: RedisSubscriptionEventLogOptions = {},
   ) {
     this.capacity = options.capacity ?? DEFAULT_QUEUE_CAPACITY
+    this.replayable = options.replayable ?? DEFAULT_REPLAYABLE_EVENTS
   }
 
   async append(subscriptionId: string, event: string, ttlMs: number): Promise<number> {
@@ -100,12 +111,24 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     await ACKNOWLEDGE.run(this.client, claimedLogKeys(subscriptionId), [
       throughSequence,
       reader ?? '',
+      this.replayable,
     ])
   }
 
-  async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<void> {
-    const [, , , readerKey] = claimedLogKeys(subscriptionId)
-    await this.client.set(readerKey, reader, 'PX', Math.ceil(ttlMs))
+  async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<ClaimedLog> {
+    const reply = await CLAIM.run(this.client, claimKeys(subscriptionId), [
+      reader,
+      Math.ceil(ttlMs),
+    ])
+    const [previous, from, acknowledged, oldest] = reply as [string, string, string, string]
+    if (previous === '' || previous === reader) return {}
+    const last = Number(acknowledged)
+    const first = Math.max(Number(from) + 1, oldest === '' ? last + 1 : sequenceOf(oldest))
+    return first > last ? {} : { unconfirmed: { first, last } }
+  }
+
+  async release(subscriptionId: string, reader: string): Promise<void> {
+    await RELEASE.run(this.client, claimKeys(subscriptionId), [reader])
   }
 
   async renew(subscriptionId: string, ttlMs: number): Promise<void> {

@@ -18,6 +18,11 @@ export function claimedLogKeys(subscriptionId: string): [string, string, string,
   return [...eventLogKeys(subscriptionId), `queue-reader:${subscriptionId}`]
 }
 
+/** The keys of one subscription's log with its claim and where the claim started, for claims and releases. */
+export function claimKeys(subscriptionId: string): [string, string, string, string, string] {
+  return [...claimedLogKeys(subscriptionId), `queue-reader-from:${subscriptionId}`]
+}
+
 /** The keys of one subscription's log as appends take them: its three, then the origin of its last engine event. */
 export function appendedLogKeys(subscriptionId: string): [string, string, string, string] {
   return [...eventLogKeys(subscriptionId), `queue-origin:${subscriptionId}`]
@@ -25,7 +30,7 @@ export function appendedLogKeys(subscriptionId: string): [string, string, string
 
 /** Every key of one subscription's log (renewed and dropped together). */
 export function allLogKeys(subscriptionId: string): string[] {
-  return [...claimedLogKeys(subscriptionId), `queue-origin:${subscriptionId}`]
+  return [...claimKeys(subscriptionId), `queue-origin:${subscriptionId}`]
 }
 
 /** The sequence number of a stream entry id `0-{sequence}`. */
@@ -75,7 +80,7 @@ return { after, last, entries, reader }
 
 /**
  * Moves the acknowledged position to ARGV[1] (never back, never past the last number given) and trims the
- * entries through it, unless ARGV[2] names a reader and another one claimed the log (then returns -1). The
+ * entries through it but the last ARGV[3] (kept for a channel that resumes from an earlier number), unless ARGV[2] names a reader and another one claimed the log (then returns -1). The
  * position takes the time to live of the sequence key; an unknown subscription (no sequence key) is left without
  * keys.
  */
@@ -95,6 +100,28 @@ if ttl > 0 then
 else
   redis.call('SET', KEYS[3], string.format('%d', through))
 end
-redis.call('XTRIM', KEYS[1], 'MINID', string.format('0-%d', through + 1))
+local kept = through + 1 - tonumber(ARGV[3])
+if kept > 1 then redis.call('XTRIM', KEYS[1], 'MINID', string.format('0-%d', kept)) end
 return through
+`)
+
+/**
+ * Makes ARGV[1] the reader of the log (`claimKeys`) for ARGV[2] milliseconds, from the acknowledged position
+ * now (kept in `queue-reader-from:{id}`). Returns { the previous reader or '', the position it claimed from, the
+ * acknowledged position, the id of the oldest entry held or '' }.
+ */
+export const CLAIM = new RedisScript(`
+local previous = redis.call('GET', KEYS[4]) or ''
+local from = redis.call('GET', KEYS[5]) or '0'
+local acknowledged = redis.call('GET', KEYS[3]) or '0'
+local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+redis.call('SET', KEYS[4], ARGV[1], 'PX', ARGV[2])
+redis.call('SET', KEYS[5], acknowledged, 'PX', ARGV[2])
+return { previous, from, acknowledged, oldest[1] and oldest[1][1] or '' }
+`)
+
+/** Ends ARGV[1]'s claim (`claimKeys`), unless another reader claimed the log since. */
+export const RELEASE = new RedisScript(`
+if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4], KEYS[5]) end
+return 0
 `)
