@@ -26,7 +26,12 @@ describe('loadConfig', () => {
         maxConnections: 20_000,
         checkIntervalMs: 1_000,
       },
-      quotas: { sessionsPerAccount: 50, subscriptionsPerSession: 100, openChannels: 15_000 },
+      quotas: {
+        sessionsPerAccount: 50,
+        subscriptionsPerSession: 100,
+        openChannels: 15_000,
+        queuedEvents: 500_000,
+      },
       redisKeyPrefix: 'openness:',
     })
   })
@@ -37,9 +42,16 @@ describe('loadConfig', () => {
         MAX_SESSIONS_PER_ACCOUNT: '3',
         MAX_SUBSCRIPTIONS_PER_SESSION: '4',
         MAX_OPEN_CHANNELS: '5',
+        MAX_QUEUED_EVENTS: '6',
       }).quotas,
-    ).toEqual({ sessionsPerAccount: 3, subscriptionsPerSession: 4, openChannels: 5 })
+    ).toEqual({
+      sessionsPerAccount: 3,
+      subscriptionsPerSession: 4,
+      openChannels: 5,
+      queuedEvents: 6,
+    })
     expect(() => loadConfig({ MAX_OPEN_CHANNELS: '0' })).toThrow(/MAX_OPEN_CHANNELS/)
+    expect(() => loadConfig({ MAX_QUEUED_EVENTS: '0' })).toThrow(/MAX_QUEUED_EVENTS/)
   })
 
   it('reads the connection limits, and refuses headers allowed longer than the whole request', () => {
@@ -94,6 +106,7 @@ describe('loadConfig', () => {
       MAX_SESSIONS_PER_ACCOUNT: '3',
       MAX_SUBSCRIPTIONS_PER_SESSION: '4',
       MAX_OPEN_CHANNELS: '5',
+      MAX_QUEUED_EVENTS: '6',
       REDIS_URL: 'redis://cache:6379',
       REDIS_KEY_PREFIX: 'site1:',
       CLUSTER_NODE_ID: 'node-1',
@@ -129,7 +142,12 @@ describe('loadConfig', () => {
         maxConnections: 500,
         checkIntervalMs: 1_000,
       },
-      quotas: { sessionsPerAccount: 3, subscriptionsPerSession: 4, openChannels: 5 },
+      quotas: {
+        sessionsPerAccount: 3,
+        subscriptionsPerSession: 4,
+        openChannels: 5,
+        queuedEvents: 6,
+      },
       redisUrl: 'redis://cache:6379',
       redisKeyPrefix: 'site1:',
       clusterNodeId: 'node-1',

@@ -223,6 +223,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
         100_000,
       ),
       openChannels: integer('MAX_OPEN_CHANNELS', DEFAULT_QUOTAS.openChannels, 1, 1_000_000),
+      queuedEvents: integer('MAX_QUEUED_EVENTS', DEFAULT_QUOTAS.queuedEvents, 1, 100_000_000),
     },
     redisKeyPrefix: text('REDIS_KEY_PREFIX') ?? DEFAULT_REDIS_KEY_PREFIX,
   }

@@ -10,10 +10,17 @@ export interface Quotas {
   subscriptionsPerSession: number
   /** Chunk channels one node holds open at once (MAX_OPEN_CHANNELS). */
   openChannels: number
+  /**
+   * Events the subscriptions' queues of one node hold at once, waiting or kept for a replay (MAX_QUEUED_EVENTS):
+   * beyond, the queue an event joins drops its oldest, as a full queue does (the embedded mode; a cluster's
+   * queues are in Redis, bounded each).
+   */
+  queuedEvents: number
 }
 
 export const DEFAULT_QUOTAS: Quotas = {
   sessionsPerAccount: 50,
   subscriptionsPerSession: 100,
   openChannels: 15_000,
+  queuedEvents: 500_000,
 }

@@ -7,7 +7,9 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Listeners, startListeners } from '../../src/listeners.js'
+import type { PlatformEvent } from '../../src/platform/ports.js'
 import { expectRestError } from '../support/assertions.js'
+import { openChannel } from '../support/channel-client.js'
 import {
   authenticate,
   openSession,
@@ -139,5 +141,56 @@ describe('open channels per node', () => {
     const opened = await openChannel(urls[1] ?? '')
     expect(opened.first).toMatch(/Chunk started/)
     opened.close()
+  })
+})
+
+describe('queued events per node', () => {
+  it('drops the oldest event of the queue that would pass the limit, naming it in the loss notice', async () => {
+    const small = await startTestService({ quotas: { queuedEvents: 3 } })
+    const smallListeners = await startListeners(small.app, { host: '127.0.0.1', httpPort: 0 })
+    small.running.platform.urls.httpPort = smallListeners.httpPort
+    try {
+      const subscribe = async (login: string) => {
+        const response = await small.app.inject({
+          method: 'POST',
+          url: SUBSCRIPTIONS,
+          headers: { cookie: await openSession(small.app, login) },
+          payload: { filter: { selectors: [{ names: ['user'] }] }, version: '1.0' },
+        })
+        expect(response.statusCode, response.body).toBe(200)
+        return response.json().privatePollingUrl as string
+      }
+      const publish = (loginName: string, n: number) =>
+        small.running.events.publish({
+          eventName: 'OnUserInfoChanged',
+          loginName,
+          n,
+        } as unknown as PlatformEvent)
+      const alice = await subscribe('alice')
+      const bob = await subscribe('bob')
+      publish('alice', 1)
+      publish('alice', 2)
+      publish('bob', 1)
+      // The node holds 3: bob's next event takes the place of bob's oldest, not of alice's.
+      publish('bob', 2)
+      const bobs = await openChannel(bob)
+      await bobs.next()
+      expect(await bobs.next()).toEqual({
+        eventName: 'OnChannelInformation',
+        text: '1 event lost: this node holds the most queued events it may (MAX_QUEUED_EVENTS=3); resynchronize',
+        firstSequence: 1,
+        lastSequence: 1,
+      })
+      expect(await bobs.next()).toMatchObject({ loginName: 'bob', n: 2 })
+      const alices = await openChannel(alice)
+      await alices.next()
+      expect(await alices.next()).toMatchObject({ loginName: 'alice', n: 1 })
+      expect(await alices.next()).toMatchObject({ loginName: 'alice', n: 2 })
+      alices.close()
+      bobs.close()
+    } finally {
+      await smallListeners.close()
+      await small.close()
+    }
   })
 })
