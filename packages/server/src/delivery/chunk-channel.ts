@@ -15,6 +15,7 @@ import {
   lostNotice,
   STOPPING,
 } from './chunk-framing.js'
+import { DeliveryCounts } from './delivery-counts.js'
 import type { SerializedEvent } from './event-router.js'
 
 /** What a channel reports to its subscription. */
@@ -58,6 +59,8 @@ export class ChunkChannel {
     private readonly clock: Clock,
     private readonly keepaliveMs: number,
     private readonly events: ChannelEvents,
+    /** Where the events written and announced lost are counted (the node's; one of its own otherwise). */
+    private readonly counts: DeliveryCounts = new DeliveryCounts(),
   ) {}
 
   /** Sends the headers and `Chunk started`, then what the queue holds. */
@@ -83,6 +86,7 @@ export class ChunkChannel {
     if (this.framing.mode !== 'CHUNK') this.write(this.framing.frame(event.json))
     else if (this.socket === undefined) this.write(event.chunkLine)
     else this.afterWrite(this.socket.write(event.httpChunk))
+    this.counts.channelDelivered += 1
     this.events.onActivity()
     return true
   }
@@ -93,6 +97,8 @@ export class ChunkChannel {
     const { events, lost } = this.queue.drain()
     const notice = lost > 0 ? this.framing.frame(lostNotice(lost)) : ''
     this.write(notice + this.framing.frameAll(events))
+    this.counts.channelDelivered += events.length
+    this.counts.channelLost += lost
     this.events.onActivity()
   }
 

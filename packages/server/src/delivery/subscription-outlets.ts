@@ -10,6 +10,7 @@ import type { SubscriptionRecord } from '../platform/subscriptions/subscription-
 import type { ChannelOutlets } from './channel-outlets.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming } from './chunk-framing.js'
+import type { DeliveryCounts } from './delivery-counts.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
 import { EVENT_VARIANTS, type EventRewrite } from './event-variants.js'
 import {
@@ -63,6 +64,8 @@ export interface OutletOptions {
     policy: WebhookPolicy
     onFailure?: (failure: WebhookFailure) => void
   }
+  /** Where the events delivered and announced lost are counted (the node's metrics). */
+  counts?: DeliveryCounts
 }
 
 /** How long a detached subscription stays known as gone: longer than any change takes to reach a node. */
@@ -98,6 +101,7 @@ export class SubscriptionOutlets implements ChannelOutlets {
         queue: outlet.queue,
         clock,
         ...webhook,
+        ...(this.options.counts && { counts: this.options.counts }),
         onActivity: () => onActivity(outlet.subscription),
       })
     }
@@ -169,6 +173,7 @@ export class SubscriptionOutlets implements ChannelOutlets {
           if (outlet.channel === closed) outlet.channel = undefined
         },
       },
+      this.options.counts,
     )
     outlet.channel = channel
     onActivity(outlet.subscription)
@@ -180,6 +185,18 @@ export class SubscriptionOutlets implements ChannelOutlets {
   get openChannels(): number {
     let count = 0
     for (const outlet of this.outlets.values()) if (outlet.channel?.isOpen) count += 1
+    return count
+  }
+
+  /** The subscriptions attached here. */
+  get subscriptionCount(): number {
+    return this.outlets.size
+  }
+
+  /** Events in the subscriptions' queues now. */
+  get queuedEvents(): number {
+    let count = 0
+    for (const outlet of this.outlets.values()) count += outlet.queue.size
     return count
   }
 
