@@ -18,6 +18,7 @@ import { jsonBody } from './gateway/plugins/json-body.js'
 import { openApi } from './gateway/plugins/openapi.js'
 import { readinessCheck } from './gateway/plugins/readiness.js'
 import { requestHygiene } from './gateway/plugins/request-hygiene.js'
+import { requestMetrics } from './gateway/plugins/request-metrics.js'
 import { sessionResolver } from './gateway/plugins/session-resolver.js'
 import { authenticateRoutes } from './gateway/routes/authenticate.js'
 import { comlogRoutes } from './gateway/routes/comlog.js'
@@ -70,6 +71,8 @@ export async function buildApp(
   app.decorate('platform', platform)
   addErrorSchema(app)
   await app.register(errorHandler)
+  // Before any route is added, so that every one resolves its series (onRoute).
+  await app.register(requestMetrics)
   await app.register(requestHygiene)
   await app.register(jsonBody)
   // Before the session: a request refused NOT_READY does not restart its session's timer.

@@ -93,6 +93,7 @@ describe('loadConfig', () => {
       CONTROL_HOST: '0.0.0.0',
       CONTROL_PORT: '9090',
       CONTROL_TOKEN: 'a-long-operator-token',
+      METRICS_TOKEN: 'a-long-scraping-token',
       POLLING_BASE_URL: 'http://events.example.com:8014',
       WEBHOOK_ALLOWED_HOSTS: 'hooks.example.com, 10.0.0.0/8',
       WEBHOOK_SECRET: 'a-long-signing-secret',
@@ -129,6 +130,7 @@ describe('loadConfig', () => {
       controlHost: '0.0.0.0',
       controlPort: 9090,
       controlToken: 'a-long-operator-token',
+      metricsToken: 'a-long-scraping-token',
       pollingBaseUrl: 'http://events.example.com:8014',
       webhookAllowedHosts: 'hooks.example.com, 10.0.0.0/8',
       webhookSecret: 'a-long-signing-secret',
@@ -196,6 +198,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CONTROL_PORT: '8080' })).toThrow(/its own port/)
     expect(() => loadConfig({ CONTROL_TOKEN: 'short' })).toThrow(
       /CONTROL_TOKEN: must have at least 16/,
+    )
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(
+      /METRICS_TOKEN: must have at least 16/,
     )
   })
 })

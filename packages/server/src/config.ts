@@ -49,6 +49,8 @@ export interface ServiceConfig {
   controlPort: number
   /** Operator token of the control plane; generated and printed at start when unset. */
   controlToken?: string
+  /** A token that opens the control plane's `GET /metrics` only (docs/operations.md, "Metrics"). */
+  metricsToken?: string
   /** Origin of the polling URLs of event channels; defaults to the plain-HTTP listener. */
   pollingBaseUrl?: string
   /** Hosts a subscription's webHookUrl may name (comma list of hosts, addresses, CIDR blocks or *). */
@@ -244,6 +246,11 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (controlToken !== undefined) {
     if (controlToken.length < 16) problems.push('CONTROL_TOKEN: must have at least 16 characters')
     else config.controlToken = controlToken
+  }
+  const metricsToken = text('METRICS_TOKEN')
+  if (metricsToken !== undefined) {
+    if (metricsToken.length < 16) problems.push('METRICS_TOKEN: must have at least 16 characters')
+    else config.metricsToken = metricsToken
   }
   const publicBaseUrl = baseUrl('PUBLIC_BASE_URL')
   const privateBaseUrl = baseUrl('PRIVATE_BASE_URL')

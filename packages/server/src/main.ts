@@ -119,7 +119,11 @@ async function startControlPlane(
 ): Promise<RunningControlPlane | undefined> {
   if (config.controlPort === 0) return undefined
   const token = config.controlToken ?? generateOperatorToken()
-  const app = await buildControlApp(platform, { token, logger: logger.child({ plane: 'control' }) })
+  const app = await buildControlApp(platform, {
+    token,
+    ...(config.metricsToken && { metricsToken: config.metricsToken }),
+    logger: logger.child({ plane: 'control' }),
+  })
   const listener = await startHttpListener(
     app,
     config.controlHost,
@@ -171,6 +175,7 @@ async function main(): Promise<void> {
     onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
     quotas: config.quotas,
+    processMetrics: true,
     ...(cluster && { cluster }),
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),

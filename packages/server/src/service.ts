@@ -22,6 +22,7 @@ import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
 import { engineHealthCheck } from './operations/engine-health-check.js'
 import { NodeHealth } from './operations/node-health.js'
+import { ServiceMetrics } from './operations/service-metrics.js'
 import {
   Authenticator,
   DEFAULT_THROTTLE_POLICIES,
@@ -56,6 +57,7 @@ import { SystemStatusService } from './platform/system/system-status-service.js'
 import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import type { Telephony } from './platform/telephony/telephony.js'
+import { callCount } from './platform/telephony/telephony-state.js'
 import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { embeddedEngineAdapters, startTelephony } from './start-telephony.js'
@@ -149,6 +151,8 @@ export interface PlatformOptions {
   changeNotices?: ChangeNotices
   /** The cluster mode (docs/cluster.md): this node's id and the cluster's Redis; absent, the embedded mode. */
   cluster?: ClusterOptions
+  /** Adds the process's metrics (CPU, memory, event loop) to the node's (main.ts); off by default. */
+  processMetrics?: boolean
 }
 
 /** A node of a cluster: its id, and the Redis the nodes share. */
@@ -184,6 +188,8 @@ export interface RunningPlatform {
   voicemailDeposits: VoicemailDeposits
   /** The key webhook requests are signed with: WEBHOOK_SECRET, or generated for this run. */
   webhookSecret: string
+  /** This node's Prometheus metrics, which the control plane serves (docs/operations.md, "Metrics"). */
+  metrics: ServiceMetrics
   close(): Promise<void>
 }
 
@@ -206,6 +212,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     // A file to import is served at once; its passwords are hashed and it is stored by completeImport.
     const source = planImport(document, sourceDigest, previous)
     const events = new EventRouter()
+    // One registry per service: the nodes of a cluster, and the services of a test process, each count their own.
+    const metrics = new ServiceMetrics({ processMetrics: options.processMetrics ?? false })
     const cacheTtl = options.passwordCacheTtlSeconds ?? DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS
     const verified = cacheTtl > 0 ? new VerifiedPasswords(clock, cacheTtl) : undefined
     const ttl = options.sessionTtlSeconds
@@ -277,6 +285,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
               }),
             onActivity: touch,
             webhook,
+            counts: metrics.delivery,
           })
         : new LoggedSubscriptionOutlets({
             log: shared.eventLog,
@@ -286,6 +295,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
             onActivity: touch,
             onError: (error) => reportError(error, 'the delivery of events failed'),
             webhook,
+            counts: metrics.delivery,
           })
     const subscriptions = new SubscriptionManager(
       directory,
@@ -314,7 +324,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     sessions.onSessionClosed((session) => void directorySearch.sessionClosed(session.sessionId))
     sessions.start()
     subscriptions.start()
-    const authenticator = new Authenticator(directory, clock, shared.loginAttempts)
+    const authenticator = new Authenticator(directory, clock, shared.loginAttempts, metrics)
     const telephonyDirectory = new DirectoryTelephony(directory)
     const routing = await RoutingService.start({
       store: new SqlRoutingStore(routingTables(db)),
@@ -389,6 +399,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         ...(outlets instanceof LoggedSubscriptionOutlets && { published: () => outlets.settled() }),
         devices: telephonyDirectory.devices(),
         ...(options.engineSettings && { settings: options.engineSettings }),
+        metrics,
       },
       onError: reportError,
     })
@@ -435,12 +446,20 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         // The embedded node owns the engine before it serves; a cluster node must have caught up first.
         ...(options.cluster ? [engineHealthCheck(telephony)] : []),
       ]),
+      metrics,
       urls,
       cookies: new SessionCookies(options.sessionCookieNames),
       services: new ServiceCatalog(),
       product: PRODUCT,
       ...(options.cluster && { cluster: { nodeId: options.cluster.nodeId } }),
     }
+    metrics.readFrom({
+      openSessions: () => sessions.openCount(),
+      subscriptions: () => outlets.subscriptionCount,
+      openChannels: () => outlets.openChannels,
+      queuedEvents: () => outlets.queuedEvents,
+      callsInProgress: () => callCount(telephony.state),
+    })
     // No subscription can exist yet: the event reaches nobody, as in the product without a webhook
     // configured on the server (docs/system-status.md).
     system.serverStarted()
@@ -454,6 +473,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       telephony,
       voicemailDeposits,
       webhookSecret,
+      metrics,
       close: async () => {
         outlets.stopWebhooks()
         await outlets.close?.()

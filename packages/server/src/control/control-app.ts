@@ -17,6 +17,7 @@ import {
 } from '../gateway/lazy-schema-compilers.js'
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
+import type { ServiceMetrics } from '../operations/service-metrics.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
@@ -41,6 +42,8 @@ import { voicemailRoutes } from './routes/voicemail.js'
 export const CONTROL_PATH = '/control/v1'
 /** Where its OpenAPI document is served. */
 export const CONTROL_OPENAPI_PATH = `${CONTROL_PATH}/openapi.json`
+/** Where the node's Prometheus metrics are served: the path scrapers ask by default. */
+export const METRICS_PATH = '/metrics'
 
 /** A user with many devices stays far below this. */
 const CONTROL_BODY_LIMIT = 64 * 1024
@@ -66,12 +69,16 @@ export interface ControlPlatform {
   voicemail?: VoicemailService
   /** The platform's health: with it, the health routes ("Platform health"). */
   system?: SystemStatusService
+  /** The node's Prometheus metrics: with them, `GET /metrics` (docs/operations.md, "Metrics"). */
+  metrics?: ServiceMetrics
 }
 
 /** Options of the control plane. */
 export interface ControlAppOptions {
   /** The operator token every request must carry. */
   token: string
+  /** A token that opens `GET /metrics` only (METRICS_TOKEN); the operator token opens it too. */
+  metricsToken?: string
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
   /** When response schemas compile (default lazy: on first use; gateway/lazy-schema-compilers.ts). */
   schemaCompilation?: SchemaCompilation
@@ -97,7 +104,12 @@ export async function buildControlApp(
   addErrorSchema(app)
   await app.register(errorHandler)
   await app.register(jsonBody)
-  await app.register(operatorToken, { token: options.token })
+  await app.register(operatorToken, {
+    token: options.token,
+    ...(options.metricsToken && {
+      routeToken: { url: METRICS_PATH, token: options.metricsToken },
+    }),
+  })
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -153,5 +165,10 @@ export async function buildControlApp(
   if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
   if (system) await app.register(healthRoutes, { prefix, system })
+  const { metrics } = platform
+  if (metrics)
+    app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) =>
+      reply.type(metrics.contentType).send(await metrics.scrape()),
+    )
   return app
 }

@@ -28,4 +28,11 @@ export interface ChannelOutlets extends SubscriptionDelivery {
   stopWebhooks(): void
   /** Channels open on this node now. */
   readonly openChannels: number
+  /** The subscriptions this node delivers (every node routes every subscription: all of them). */
+  readonly subscriptionCount: number
+  /**
+   * Events waiting on this node for a channel or a webhook: the queues of its subscriptions (embedded mode), or
+   * the pages read from the event logs and not yet delivered (cluster mode, whose queues are the logs in Redis).
+   */
+  readonly queuedEvents: number
 }

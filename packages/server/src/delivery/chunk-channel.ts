@@ -16,6 +16,7 @@ import {
   STOPPING,
   sequenced,
 } from './chunk-framing.js'
+import { DeliveryCounts } from './delivery-counts.js'
 import type { SerializedEvent } from './event-router.js'
 
 /** What a channel needs of its subscription's queue: an EventQueue, or a page of the shared event log. */
@@ -71,6 +72,8 @@ export class ChunkChannel {
     private readonly clock: Clock,
     private readonly keepaliveMs: number,
     private readonly events: ChannelEvents,
+    /** Where the events written and announced lost are counted (the node's; one of its own otherwise). */
+    private readonly counts: DeliveryCounts = new DeliveryCounts(),
   ) {}
 
   /**
@@ -106,6 +109,7 @@ export class ChunkChannel {
     else if (this.socket === undefined) this.write(`${sequenced(event.json, sequence)}\n`)
     else this.afterWrite(this.socket.write(event.sequencedChunk(sequence)))
     this.wrote(sequence, sequence)
+    this.counts.channelDelivered += 1
     this.events.onActivity()
     return true
   }
@@ -121,6 +125,8 @@ export class ChunkChannel {
         : ''
     this.write(notice + this.framing.frameAll(events))
     if (first !== undefined) this.wrote(first, events.at(-1)?.sequence ?? first)
+    this.counts.channelDelivered += events.length
+    this.counts.channelLost += lost
     this.events.onActivity()
   }
 

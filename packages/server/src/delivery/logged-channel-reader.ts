@@ -18,6 +18,7 @@ import type { ClaimedLog, Clock, EventLogPage, SubscriptionEventLog } from '../p
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming, cutNotice, NO_LONGER_HELD } from './chunk-framing.js'
+import type { DeliveryCounts } from './delivery-counts.js'
 import { LoggedEventBuffer } from './logged-event-buffer.js'
 
 /** What a reader needs of its node's delivery. */
@@ -34,6 +35,8 @@ export interface LogReaderContext {
   watch(subscriptionId: string, after: number): void
   unwatch(subscriptionId: string): void
   onError(error: unknown): void
+  /** Where the events delivered and announced lost are counted (the node's metrics). */
+  counts?: DeliveryCounts
 }
 
 /** What a reader reports to its node's delivery. */
@@ -79,6 +82,7 @@ export class LoggedChannelReader {
         onClosed: () => this.closed(),
         onDrain: () => this.checkWritten(),
       },
+      context.counts,
     )
   }
 
@@ -90,6 +94,11 @@ export class LoggedChannelReader {
   open(resumeFrom?: number): void {
     this.channel.open()
     void this.run(resumeFrom)
+  }
+
+  /** Events read from the log and not yet written on the channel. */
+  get held(): number {
+    return this.buffer.size
   }
 
   /** The watcher named the subscription: its log holds events after the position watched. */

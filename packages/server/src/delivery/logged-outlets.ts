@@ -15,6 +15,7 @@ import type { ServerResponse } from 'node:http'
 import type { Clock, EventLogWatcher, SubscriptionEventLog, Timer } from '../platform/ports.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
+import type { DeliveryCounts } from './delivery-counts.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
 import { EVENT_VARIANTS, type EventRewrite } from './event-variants.js'
 import { LogFanout } from './log-fanout.js'
@@ -54,6 +55,8 @@ export interface LoggedOutletsOptions {
   pageSize?: number
   /** The pause after a failed read before the next; 1 s by default. */
   retryMs?: number
+  /** Where the events delivered and announced lost are counted (the node's metrics). */
+  counts?: DeliveryCounts
 }
 
 /** One subscription as this node delivers it: its routes' target, and its channel or webhook here. */
@@ -114,6 +117,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
       watch: (subscriptionId, after) => this.watch(subscriptionId, after),
       unwatch: (subscriptionId) => this.unwatch(subscriptionId),
       onError: options.onError,
+      ...(options.counts && { counts: options.counts }),
     }
   }
 
@@ -211,6 +215,19 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
   /** Channels open on this node now. */
   get openChannels(): number {
     return this.readers.size
+  }
+
+  /** The subscriptions this node routes: every one (each node routes them all). */
+  get subscriptionCount(): number {
+    return this.subscriptions.size
+  }
+
+  /** Events read from the logs by this node's channels and webhooks and not yet delivered. */
+  get queuedEvents(): number {
+    let count = 0
+    for (const reader of this.readers) count += reader.held
+    for (const subscription of this.subscriptions.values()) count += subscription.webhook?.held ?? 0
+    return count
   }
 
   /**

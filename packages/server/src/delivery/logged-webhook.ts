@@ -51,6 +51,7 @@ export class LoggedWebhook {
       clock: context.clock,
       ...webhook,
       onActivity,
+      ...(context.counts && { counts: context.counts }),
       onDelivered: (events) => this.delivered(events),
       numberOf: (kind) => this.buffer.numberOf(kind),
     })
@@ -75,6 +76,11 @@ export class LoggedWebhook {
         })
       },
     )
+  }
+
+  /** Events read from the log and not yet taken by the receiver (or given up). */
+  get held(): number {
+    return this.buffer.size
   }
 
   /** The watcher named the subscription. */

@@ -10,6 +10,7 @@ import type { SubscriptionRecord } from '../platform/subscriptions/subscription-
 import type { ChannelOutlets } from './channel-outlets.js'
 import { ChunkChannel, type WrittenRange } from './chunk-channel.js'
 import { ChunkFraming, cutNotice, lostNotice, NO_LONGER_HELD } from './chunk-framing.js'
+import type { DeliveryCounts } from './delivery-counts.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
 import { EVENT_VARIANTS, type EventRewrite } from './event-variants.js'
 import {
@@ -63,12 +64,15 @@ class Outlet implements EventTarget {
   }
 
   /** What a new channel says first: the loss of a replay from `resumeFrom`, or the previous channel's cut. */
-  openingNotices(resumeFrom: number | undefined): string[] {
+  openingNotices(resumeFrom: number | undefined, counts: DeliveryCounts | undefined): string[] {
     const unconfirmed = this.unconfirmed
     this.unconfirmed = undefined
     if (resumeFrom !== undefined) {
       const { missing, missingFrom } = this.queue.rewind(resumeFrom)
-      return missing > 0 ? [lostNotice(missing, NO_LONGER_HELD, missingFrom)] : []
+      if (missing === 0) return []
+      // Announced lost as a full queue's are, for the metrics.
+      if (counts !== undefined) counts.channelLost += missing
+      return [lostNotice(missing, NO_LONGER_HELD, missingFrom)]
     }
     return unconfirmed === undefined ? [] : [cutNotice(unconfirmed.first, unconfirmed.last)]
   }
@@ -87,6 +91,8 @@ export interface OutletOptions {
     policy: WebhookPolicy
     onFailure?: (failure: WebhookFailure) => void
   }
+  /** Where the events delivered and announced lost are counted (the node's metrics). */
+  counts?: DeliveryCounts
 }
 
 /** How long a detached subscription stays known as gone: longer than any change takes to reach a node. */
@@ -122,6 +128,7 @@ export class SubscriptionOutlets implements ChannelOutlets {
         queue: outlet.queue,
         clock,
         ...webhook,
+        ...(this.options.counts && { counts: this.options.counts }),
         onActivity: () => onActivity(outlet.subscription),
       })
     }
@@ -204,10 +211,11 @@ export class SubscriptionOutlets implements ChannelOutlets {
           if (closed.wasCut) outlet.cut(closed)
         },
       },
+      this.options.counts,
     )
     outlet.channel = channel
     onActivity(outlet.subscription)
-    channel.open(outlet.openingNotices(resumeFrom))
+    channel.open(outlet.openingNotices(resumeFrom, this.options.counts))
     return true
   }
 
@@ -215,6 +223,18 @@ export class SubscriptionOutlets implements ChannelOutlets {
   get openChannels(): number {
     let count = 0
     for (const outlet of this.outlets.values()) if (outlet.channel?.isOpen) count += 1
+    return count
+  }
+
+  /** The subscriptions attached here. */
+  get subscriptionCount(): number {
+    return this.outlets.size
+  }
+
+  /** Events in the subscriptions' queues now. */
+  get queuedEvents(): number {
+    let count = 0
+    for (const outlet of this.outlets.values()) count += outlet.queue.size
     return count
   }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
 import { MemoryEventQueue } from '../storage/memory/memory-event-queue.js'
+import { DeliveryCounts } from './delivery-counts.js'
 import {
   type WebhookFailure,
   type WebhookPost,
@@ -201,7 +202,8 @@ describe('WebhookSender', () => {
   })
 
   it('gives an event up after the last attempt and says so before the next one', async () => {
-    const { transport, clock, publish, sender } = setup()
+    const counts = new DeliveryCounts()
+    const { transport, clock, publish, sender } = setup(10, { counts })
     publish('E1', 'E2')
     await transport.answer(503)
     await clock.advance(1000)
@@ -221,10 +223,13 @@ describe('WebhookSender', () => {
       event('E2'),
     ])
     expect(sender.state).toBe('IDLE')
+    // The notice is no event: E2 alone was delivered, E1 lost (docs/operations.md, "Metrics").
+    expect(counts).toEqual({ ...new DeliveryCounts(), webhookDelivered: 1, webhookLost: 1 })
   })
 
   it('starts with the loss notice when the queue overflowed while the receiver was down', async () => {
-    const { transport, clock, publish } = setup(2)
+    const counts = new DeliveryCounts()
+    const { transport, clock, publish } = setup(2, { counts })
     publish('E1', 'E2', 'E3', 'E4', 'E5')
     // E1 is in flight; E2 and E3 were dropped from the queue of 2 (E4, E5 wait).
     await transport.answer(500)
@@ -243,6 +248,7 @@ describe('WebhookSender', () => {
       event('E4'),
       event('E5'),
     ])
+    expect(counts).toEqual({ ...new DeliveryCounts(), webhookDelivered: 3, webhookLost: 2 })
   })
 
   it('tells each delivery over, taken or given up, and numbers deliveries by numberOf when given', async () => {

@@ -15,6 +15,7 @@
  */
 import type { Clock, EventQueue, Timer } from '../platform/ports.js'
 import { lostNotice } from './chunk-framing.js'
+import { DeliveryCounts } from './delivery-counts.js'
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature.js'
 
 /** States of a webhook sender. */
@@ -102,6 +103,8 @@ export interface WebhookSenderOptions {
    * event log").
    */
   numberOf?(kind: 'event' | 'notice'): number
+  /** Where the events taken and announced lost are counted (the node's metrics). */
+  counts?: DeliveryCounts
 }
 
 /** A failed attempt, as the operator's log shows it. */
@@ -143,7 +146,11 @@ export class WebhookSender {
   private inFlight: AbortController | undefined
   private timer: Timer | undefined
 
-  constructor(private readonly options: WebhookSenderOptions) {}
+  private readonly counts: DeliveryCounts
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.counts = options.counts ?? new DeliveryCounts()
+  }
 
   get state(): WebhookSenderState {
     return this.current
@@ -190,6 +197,7 @@ export class WebhookSender {
       const reason = this.givenUp > 0 ? GIVEN_UP : undefined
       this.pending.push(this.numbered({ json: lostNotice(missing, reason), isNotice: true }))
       this.givenUp = 0
+      this.counts.webhookLost += missing
     }
     for (const { event } of events)
       this.pending.push(this.numbered({ json: event, isNotice: false }))
@@ -228,8 +236,10 @@ export class WebhookSender {
       this.inFlight = undefined
     }
     if (this.current === 'STOPPED') return
-    if (taken) this.options.onActivity()
-    else
+    if (taken) {
+      if (!delivery.isNotice) this.counts.webhookDelivered += 1
+      this.options.onActivity()
+    } else
       this.options.onFailure?.({
         subscriptionId: this.options.subscriptionId,
         url,

@@ -2,6 +2,7 @@
 
 import type { ChannelOutlets } from '../delivery/channel-outlets.js'
 import type { NodeHealth } from '../operations/node-health.js'
+import type { ServiceMetrics } from '../operations/service-metrics.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { EventSummaryService } from '../platform/comlog/event-summary.js'
@@ -64,6 +65,8 @@ export interface GatewayPlatform {
   readiness: Readiness
   /** The node's liveness and readiness for load balancers, and whether it is draining before a stop. */
   health: NodeHealth
+  /** The node's Prometheus metrics: the gateway times its requests there (docs/operations.md, "Metrics"). */
+  metrics: ServiceMetrics
   urls: BaseUrlConfig
   /** The accepted names of the session cookie (SESSION_COOKIE_NAMES). */
   cookies: SessionCookies

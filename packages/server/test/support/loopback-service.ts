@@ -3,6 +3,7 @@
  * sockets (scenarios, client conformance), with the event channels they open closed at the end.
  */
 import { type Listeners, startListeners } from '../../src/listeners.js'
+import type { PlatformOptions } from '../../src/service.js'
 import type { ChannelClient } from './channel-client.js'
 import { startTestService, type TestService } from './test-service.js'
 
@@ -17,8 +18,8 @@ export class LoopbackService {
   ) {}
 
   /** Starts the service over the demo directory and binds its listener; polling URLs point at it. */
-  static async start(): Promise<LoopbackService> {
-    const service = await startTestService()
+  static async start(options: Partial<PlatformOptions> = {}): Promise<LoopbackService> {
+    const service = await startTestService(options)
     const listeners = await startListeners(service.app, { host: '127.0.0.1', httpPort: 0 })
     service.running.platform.urls.httpPort = listeners.httpPort
     return new LoopbackService(service, listeners, `http://127.0.0.1:${listeners.httpPort}`)

@@ -5,6 +5,7 @@
  * attempts"), so that a burst of guesses, on one node or many, gets at most the lock threshold checked.
  */
 import type { Directory } from '../directory/directory.js'
+import { type LoginMetrics, NO_LOGIN_METRICS } from '../platform-metrics.js'
 import type { Clock, LoginAttemptStore } from '../ports.js'
 import {
   DEFAULT_ADDRESS_POLICY,
@@ -44,6 +45,8 @@ export class Authenticator {
     private readonly directory: Directory,
     private readonly clock: Clock,
     attempts: LoginAttemptStores,
+    /** Told of every refusal and lock (the node's metrics). */
+    private readonly metrics: LoginMetrics = NO_LOGIN_METRICS,
   ) {
     this.logins = attempts.login
     this.addresses = attempts.address
@@ -51,6 +54,16 @@ export class Authenticator {
 
   /** Authenticates `loginName` coming from `clientAddress`. */
   async authenticate(
+    loginName: string,
+    password: string,
+    clientAddress: string,
+  ): Promise<AuthenticationResult> {
+    const result = await this.check(loginName, password, clientAddress)
+    if (!result.ok) this.count(result)
+    return result
+  }
+
+  private async check(
     loginName: string,
     password: string,
     clientAddress: string,
@@ -97,5 +110,12 @@ export class Authenticator {
       this.addresses.succeed(clientAddress, 'undo', now),
     ])
     return { ok: true, loginName: account.loginName }
+  }
+
+  private count(refused: Exclude<AuthenticationResult, { ok: true }>): void {
+    this.metrics.loginRefused(refused.reason)
+    if (refused.reason !== 'BAD_CREDENTIALS') return
+    for (const key of refused.lockedKeys)
+      this.metrics.keyLocked(key.startsWith('login:') ? 'login' : 'address')
   }
 }

@@ -17,6 +17,7 @@
  */
 import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
 import type { ComRecordDraft, StoredComRecord } from '../comlog/com-record.js'
+import { type EngineMetrics, NO_ENGINE_METRICS } from '../platform-metrics.js'
 import type { CallChanges, CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
 import type { RoutingLookup } from '../routing/routing-profile.js'
 import { callChanges, mergeCallChanges } from './call-changes.js'
@@ -83,6 +84,8 @@ export interface TelephonyServiceOptions {
    * known published (`TelephonyState.unpublished`), and a start publishes again those of the state it loads.
    */
   published?: () => Promise<void>
+  /** Told of each command run here, asked or a timer's, and how it ended (the node's metrics). */
+  metrics?: EngineMetrics
 }
 
 /** One batch as stored: what a replica needs to follow it. */
@@ -139,6 +142,7 @@ export class TelephonyService implements Telephony {
   readonly #onCommitted: ((committed: Committed) => void) | undefined
   readonly #onStored: ((stored: StoredBatch) => void | Promise<void>) | undefined
   readonly #published: (() => Promise<void>) | undefined
+  readonly #metrics: EngineMetrics
   /** The batches published whose events are not yet known to be in the logs, oldest first. */
   #unconfirmed: readonly UnpublishedBatch[] = []
   /** The state last stored, which queries read. */
@@ -168,6 +172,7 @@ export class TelephonyService implements Telephony {
     this.#onCommitted = options.onCommitted
     this.#onStored = options.onStored
     this.#published = options.onStored && options.published
+    this.#metrics = options.metrics ?? NO_ENGINE_METRICS
     this.#state = state
     this.#head = state
   }
@@ -213,11 +218,13 @@ export class TelephonyService implements Telephony {
    */
   execute(command: EngineCommand, requestId?: string): Promise<CommandResult> {
     if (this.#stopped) return Promise.reject(stoppedError())
+    const ended = this.#metrics.engineCommandStarted(command.type)
     const now = this.#clock.now()
     let result: EngineResult
     try {
       result = execute(this.#head, command, now, this.#context)
     } catch (error) {
+      ended('refused')
       return Promise.reject(error)
     }
     const { callRef, events } = result
@@ -226,8 +233,14 @@ export class TelephonyService implements Telephony {
       result = { ...result, state: withAnswered(result.state, requestId, callRef) }
     return new Promise((resolve, reject) => {
       this.#run(result, now, {
-        done: () => resolve({ ...(callRef !== undefined && { callRef }), events }),
-        fail: reject,
+        done: () => {
+          ended('done')
+          resolve({ ...(callRef !== undefined && { callRef }), events })
+        },
+        fail: (error) => {
+          ended('failed')
+          reject(error)
+        },
       })
     })
   }
@@ -436,17 +449,23 @@ export class TelephonyService implements Telephony {
         ...this.#head,
         timers: this.#head.timers.filter((timer) => timer !== due),
       }
+      let ended = this.#metrics.engineCommandStarted(due.command.type)
       let result: EngineResult
       try {
         result = execute(base, due.command, now, this.#context)
       } catch (error) {
+        ended('refused')
+        ended = () => {}
         this.#onTimerError(error, due)
         // The timer leaves the state all the same (a state that differs by its timers only).
         result = { state: base, events: [], changes: NO_CHANGES }
       }
       this.#run(result, now, {
-        done: () => {},
-        fail: (error) => this.#onTimerError(error, due),
+        done: () => ended('done'),
+        fail: (error) => {
+          ended('failed')
+          this.#onTimerError(error, due)
+        },
       })
     }
     this.#arm()
