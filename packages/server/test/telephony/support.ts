@@ -171,12 +171,17 @@ const ALL_FEATURES: CallFeatures = {
   recording: true,
   callBack: true,
 }
-/** The features of each user: everything for alice, bob and carol; dave (MULTIMEDIA) voice mail and recording. */
+/** The pickup group of the four users: any of them may pick up the others' calls. */
+export const PICKUP_GROUP = 'office'
+/**
+ * The features of each user: everything for alice, bob and carol; dave (MULTIMEDIA) voice mail and recording;
+ * all four in one pickup group (pickup-groups.test.ts tries the others).
+ */
 export const FEATURES: Record<string, CallFeatures> = {
-  alice: ALL_FEATURES,
-  bob: ALL_FEATURES,
-  carol: ALL_FEATURES,
-  dave: { voicemail: VOICEMAIL, recording: true },
+  alice: { ...ALL_FEATURES, pickupGroup: PICKUP_GROUP },
+  bob: { ...ALL_FEATURES, pickupGroup: PICKUP_GROUP },
+  carol: { ...ALL_FEATURES, pickupGroup: PICKUP_GROUP },
+  dave: { voicemail: VOICEMAIL, recording: true, pickupGroup: PICKUP_GROUP },
 }
 const FEATURE_PEOPLE: Record<string, PartyPerson> = { ...PEOPLE }
 if (PEOPLE['1001']) FEATURE_PEOPLE[ALICE_SOFTPHONE] = PEOPLE['1001']
