@@ -177,7 +177,10 @@ const CASES: Case[] = [
     groups: OFFICE,
     call: 'alice calls bob',
     pickup: { loginName: 'alice', deviceId: ALICE_SOFTPHONE },
-    outcome: { refused: 'BAD_PARAMETER', message: "deviceId: 1011 is alice's, who is already in the call on 1001" },
+    outcome: {
+      refused: 'BAD_PARAMETER',
+      message: "deviceId: 1011 is alice's, who is already in the call on 1001",
+    },
   },
 ]
 
