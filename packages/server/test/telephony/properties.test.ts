@@ -40,6 +40,7 @@ import {
   initialState,
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
+import { TEST_CALL_REF_KEY } from './support.js'
 
 const RUNS = Number(process.env['FC_RUNS'] ?? 1000)
 const STEPS = Number(process.env['FC_STEPS'] ?? 60)
@@ -132,6 +133,7 @@ const emptyState = () =>
         muted: false,
       })),
     ),
+    TEST_CALL_REF_KEY,
   )
 
 // ---------------------------------------------------------------------------------------------------------

@@ -32,6 +32,9 @@ export const PEOPLE: Record<string, PartyPerson> = {
   '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Chevalier' },
   '1004': { loginName: 'dave', firstName: 'Dave', lastName: 'Dubois', multimedia: true },
 }
+/** The key of the callRefs of the tests' states: the same callRefs at every run. */
+export const TEST_CALL_REF_KEY = '5ca1ab1e'.repeat(8)
+
 /** The outside number the tests call (dialed as OUTSIDE_PREFIX + OUTSIDE). */
 export const OUTSIDE = '0612345678'
 export const OUTSIDE_PREFIX = '0'
@@ -61,6 +64,7 @@ export function newState(): TelephonyState {
       mutable: true,
       muted: false,
     })),
+    TEST_CALL_REF_KEY,
   )
 }
 
@@ -231,6 +235,7 @@ export class FeatureWorld extends World {
         mutable: true,
         muted: false,
       })),
+      TEST_CALL_REF_KEY,
     )
   }
 
