@@ -22,6 +22,7 @@ import {
   DEFAULT_ENGINE_SETTINGS,
   execute,
 } from '../../packages/server/dist/platform/telephony/call-engine.js'
+import { newCallRefKey } from '../../packages/server/dist/platform/telephony/call-refs.js'
 import { TelephonyService } from '../../packages/server/dist/platform/telephony/telephony-service.js'
 import {
   callCount,
@@ -75,7 +76,7 @@ const devices = () =>
 
 /** `execute` alone: a holder of the state, and its cycle (the clock moves 10 ms a command). */
 function engineVariant(context, background) {
-  const holder = { state: initialState(devices()) }
+  const holder = { state: initialState(devices(), newCallRefKey()) }
   const run = (command) => {
     now += 10
     const result = execute(holder.state, command, now, context)

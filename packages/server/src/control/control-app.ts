@@ -32,6 +32,7 @@ import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'
 import { healthRoutes } from './routes/health.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
+import { pickupGroupRoutes } from './routes/pickup-groups.js'
 import type { ControlTelephony } from './routes/route-support.js'
 import { routingRoutes } from './routes/routing.js'
 import { simulatedDeviceRoutes } from './routes/simulated-devices.js'
@@ -143,6 +144,7 @@ export async function buildControlApp(
   const prefix = CONTROL_PATH
   await app.register(userRoutes, { prefix, directory, ...(sessions && { sessions }) })
   await app.register(deviceRoutes, { prefix, directory })
+  await app.register(pickupGroupRoutes, { prefix, directory })
   if (routing) await app.register(routingRoutes, { prefix, directory, routing })
   if (telephony) {
     await app.register(callRoutes, { prefix, telephony })

@@ -68,7 +68,7 @@ export function comlogStoreConformance(
   describe(`ComlogStore conformance: ${name}`, () => {
     let underTest: ComlogStoreUnderTest
     let store: ComlogStore
-    const state = initialState([])
+    const state = initialState([], '5ca1ab1e'.repeat(8))
 
     const append = (drafts: ComRecordDraft[], calls = underTest.calls) =>
       calls.saveWithRecords(state, NO_CHANGES, drafts)

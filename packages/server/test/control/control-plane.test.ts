@@ -434,6 +434,10 @@ describe('GET /control/v1/openapi.json', () => {
         'DELETE /control/v1/users/{loginName}/devices/{deviceId}',
         'GET /control/v1/users/{loginName}/routing',
         'PUT /control/v1/users/{loginName}/routing',
+        'GET /control/v1/pickupGroups',
+        'GET /control/v1/pickupGroups/{name}',
+        'PUT /control/v1/pickupGroups/{name}',
+        'DELETE /control/v1/pickupGroups/{name}',
       ].sort(),
     )
     for (const methods of Object.values(document.paths)) {

@@ -40,6 +40,7 @@ import {
   initialState,
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
+import { TEST_CALL_REF_KEY } from './support.js'
 
 const RUNS = Number(process.env['FC_RUNS'] ?? 1000)
 const STEPS = Number(process.env['FC_STEPS'] ?? 60)
@@ -84,11 +85,14 @@ const CALLEES = [
 const owners = new Map<string, User>(
   USERS.flatMap((user) => user.devices.map((device) => [device, user] as const)),
 )
-/** Call features: alice and carol have them all, bob a voice mail only, dave none. */
+/**
+ * Call features: alice and carol have them all, bob a voice mail only, dave none; alice, bob and carol pick
+ * up each other's calls (one pickup group), dave only his own.
+ */
 const FEATURES: Record<string, CallFeatures> = {
-  alice: { voicemail: '8001', park: true, recording: true, callBack: true },
-  bob: { voicemail: '8002' },
-  carol: { voicemail: '8003', park: true, recording: true, callBack: true },
+  alice: { voicemail: '8001', park: true, recording: true, callBack: true, pickupGroup: 'office' },
+  bob: { voicemail: '8002', pickupGroup: 'office' },
+  carol: { voicemail: '8003', park: true, recording: true, callBack: true, pickupGroup: 'office' },
 }
 const directory: TelephonyDirectory = {
   ownerOfDevice: (deviceId) => {
@@ -129,6 +133,7 @@ const emptyState = () =>
         muted: false,
       })),
     ),
+    TEST_CALL_REF_KEY,
   )
 
 // ---------------------------------------------------------------------------------------------------------

@@ -32,6 +32,9 @@ export const PEOPLE: Record<string, PartyPerson> = {
   '1003': { loginName: 'carol', firstName: 'Carol', lastName: 'Chevalier' },
   '1004': { loginName: 'dave', firstName: 'Dave', lastName: 'Dubois', multimedia: true },
 }
+/** The key of the callRefs of the tests' states: the same callRefs at every run. */
+export const TEST_CALL_REF_KEY = '5ca1ab1e'.repeat(8)
+
 /** The outside number the tests call (dialed as OUTSIDE_PREFIX + OUTSIDE). */
 export const OUTSIDE = '0612345678'
 export const OUTSIDE_PREFIX = '0'
@@ -61,6 +64,7 @@ export function newState(): TelephonyState {
       mutable: true,
       muted: false,
     })),
+    TEST_CALL_REF_KEY,
   )
 }
 
@@ -171,12 +175,17 @@ const ALL_FEATURES: CallFeatures = {
   recording: true,
   callBack: true,
 }
-/** The features of each user: everything for alice, bob and carol; dave (MULTIMEDIA) voice mail and recording. */
+/** The pickup group of the four users: any of them may pick up the others' calls. */
+export const PICKUP_GROUP = 'office'
+/**
+ * The features of each user: everything for alice, bob and carol; dave (MULTIMEDIA) voice mail and recording;
+ * all four in one pickup group (pickup-groups.test.ts tries the others).
+ */
 export const FEATURES: Record<string, CallFeatures> = {
-  alice: ALL_FEATURES,
-  bob: ALL_FEATURES,
-  carol: ALL_FEATURES,
-  dave: { voicemail: VOICEMAIL, recording: true },
+  alice: { ...ALL_FEATURES, pickupGroup: PICKUP_GROUP },
+  bob: { ...ALL_FEATURES, pickupGroup: PICKUP_GROUP },
+  carol: { ...ALL_FEATURES, pickupGroup: PICKUP_GROUP },
+  dave: { voicemail: VOICEMAIL, recording: true, pickupGroup: PICKUP_GROUP },
 }
 const FEATURE_PEOPLE: Record<string, PartyPerson> = { ...PEOPLE }
 if (PEOPLE['1001']) FEATURE_PEOPLE[ALICE_SOFTPHONE] = PEOPLE['1001']
@@ -226,6 +235,7 @@ export class FeatureWorld extends World {
         mutable: true,
         muted: false,
       })),
+      TEST_CALL_REF_KEY,
     )
   }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import type { CallStore, EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import { callRefOf } from '../../src/platform/telephony/call-refs.js'
 import { answerOn } from '../../src/platform/telephony/engine-owner-term.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
 import {
@@ -26,6 +27,7 @@ import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
 import { devicesOf, FOUR_PEOPLE, telephonyDirectoryOf } from '../support/telephony-people.js'
 import { TEST_SCRYPT_COST } from '../support/test-service.js'
 import { VirtualClock } from '../support/virtual-clock.js'
+import { TEST_CALL_REF_KEY } from './support.js'
 
 const people = FOUR_PEOPLE
 const directory = telephonyDirectoryOf(people)
@@ -54,8 +56,17 @@ function start(store: CallStore, clock: VirtualClock, sink: EventSink): Promise<
     events: sink,
     devices,
     settings: { ringingTimeoutMs: RINGING_TIMEOUT_MS },
+    newCallRefKey: () => TEST_CALL_REF_KEY,
   })
 }
+
+/**
+ * The callRefs of the first and third numbers of the sequence (a call, its ringing timeout, the next call):
+ * with a known key they are known before the call is made, so that a command may name a call whose make
+ * call is not stored yet.
+ */
+const FIRST_CALL = callRefOf(TEST_CALL_REF_KEY, 1)
+const SECOND_CALL = callRefOf(TEST_CALL_REF_KEY, 3)
 
 function makeCall(loginName: string, deviceId: string, callee: string): EngineCommand {
   return { type: 'makeCall', loginName, deviceId, callee, autoAnswer: true }
@@ -178,15 +189,15 @@ describe('TelephonyService', () => {
     const answered = service.execute({
       type: 'answer',
       loginName: 'bob',
-      callRef: '0000000000000001',
+      callRef: FIRST_CALL,
     })
     const refused = service.execute({ type: 'hold', loginName: 'carol', callRef: 'nonexistent' })
     const other = service.execute(makeCall('carol', '1003', '1004'))
 
     await expect(refused).rejects.toMatchObject({ type: 'NOT_FOUND' })
     const results = await Promise.all([made, answered, other])
-    expect(results[0].callRef).toBe('0000000000000001')
-    expect(results[2].callRef).toBe('0000000000000003')
+    expect(results[0].callRef).toBe(FIRST_CALL)
+    expect(results[2].callRef).toBe(SECOND_CALL)
     expect(mostAtOnce).toBe(1)
     expect(sink.events).toStrictEqual(results.flatMap((result) => result.events))
     const loaded = await memory.load()
@@ -207,7 +218,7 @@ describe('TelephonyService', () => {
     expect(sink.events).toStrictEqual([])
     failing = false
     await expect(service.execute(makeCall('alice', '1001', '1002'))).resolves.toMatchObject({
-      callRef: '0000000000000001',
+      callRef: FIRST_CALL,
     })
   })
 
@@ -234,7 +245,7 @@ describe('TelephonyService', () => {
       return result
     })
     const answered = service
-      .execute({ type: 'answer', loginName: 'bob', callRef: '0000000000000001' })
+      .execute({ type: 'answer', loginName: 'bob', callRef: FIRST_CALL })
       .then((result) => {
         settled.push(`answered after ${sink.events.length} events`)
         return result
@@ -245,29 +256,28 @@ describe('TelephonyService', () => {
 
     const [first, second] = await Promise.all([made, answered])
     // One save for both, with the call once; the events of each command, in order.
-    expect(saved).toStrictEqual([['0000000000000001']])
+    expect(saved).toStrictEqual([[FIRST_CALL]])
     expect(sink.events).toStrictEqual([...first.events, ...second.events])
     expect(settled).toStrictEqual([
       `made after ${sink.events.length} events`,
       `answered after ${sink.events.length} events`,
     ])
-    expect(
-      callOf(service.state, '0000000000000001')?.connections.map((c) => c.state),
-    ).toStrictEqual(['ACTIVE', 'ACTIVE'])
+    expect(callOf(service.state, FIRST_CALL)?.connections.map((c) => c.state)).toStrictEqual([
+      'ACTIVE',
+      'ACTIVE',
+    ])
 
     // A call made and released in one batch: removed from the store, never written.
     const again = service.execute(makeCall('carol', '1003', '1004'))
     const released = service.execute({
       type: 'release',
       loginName: 'carol',
-      callRef: '0000000000000003',
+      callRef: SECOND_CALL,
     })
     await Promise.all([again, released])
-    expect(saved.at(-1)).toStrictEqual(['-0000000000000003'])
+    expect(saved.at(-1)).toStrictEqual([`-${SECOND_CALL}`])
     const loaded = await memory.load()
-    expect(loaded && allCalls(loaded).map((call) => call.callRef)).toStrictEqual([
-      '0000000000000001',
-    ])
+    expect(loaded && allCalls(loaded).map((call) => call.callRef)).toStrictEqual([FIRST_CALL])
   })
 
   it('fails a batch that is not stored and every command run after it, and goes back to the stored state', async () => {
@@ -298,7 +308,7 @@ describe('TelephonyService', () => {
     const answered = service.execute({
       type: 'answer',
       loginName: 'bob',
-      callRef: '0000000000000001',
+      callRef: FIRST_CALL,
     })
 
     await expect(made).rejects.toThrow('disk full')
@@ -308,10 +318,10 @@ describe('TelephonyService', () => {
     // The head went back too: the call never made cannot be answered, and the next command runs on the
     // stored state.
     await expect(
-      service.execute({ type: 'answer', loginName: 'bob', callRef: '0000000000000001' }),
+      service.execute({ type: 'answer', loginName: 'bob', callRef: FIRST_CALL }),
     ).rejects.toMatchObject({ type: 'NOT_FOUND' })
     await expect(service.execute(makeCall('alice', '1001', '1002'))).resolves.toMatchObject({
-      callRef: '0000000000000001',
+      callRef: FIRST_CALL,
     })
   })
 
@@ -326,7 +336,7 @@ describe('TelephonyService', () => {
       'OnTelephonyState alice',
     ])
     // The snapshot shows the call its command made.
-    expect(JSON.stringify(sink.events.at(-1))).toContain('0000000000000001')
+    expect(JSON.stringify(sink.events.at(-1))).toContain((await made).callRef)
   })
 
   it("reports a timer's command whose batch is not stored, and runs it again a second later", async () => {
@@ -565,7 +575,7 @@ describe('TelephonyService and forwarded requests (docs/cluster.md, "The engine 
   })
 
   it('keeps the last full batch of them, the oldest forgotten first', () => {
-    let state = initialState([])
+    let state = initialState([], TEST_CALL_REF_KEY)
     for (let i = 0; i < ANSWERED_REQUESTS_KEPT + 3; i++)
       state = withAnswered(state, `r${i}`, undefined)
     expect(state.answered).toHaveLength(ANSWERED_REQUESTS_KEPT)

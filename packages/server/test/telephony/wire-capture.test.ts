@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_ENGINE_SETTINGS, execute } from '../../src/platform/telephony/call-engine.js'
 import { allCalls, initialState } from '../../src/platform/telephony/telephony-state.js'
 import { devicesOf, type TestPerson, telephonyDirectoryOf } from '../support/telephony-people.js'
+import { TEST_CALL_REF_KEY } from './support.js'
 
 const people: Record<string, TestPerson> = {
   '19140': { loginName: 'oxe19140', firstName: 'Paul', lastName: 'Durand' },
@@ -18,7 +19,7 @@ const context = { directory, settings: DEFAULT_ENGINE_SETTINGS }
 describe('the captured incoming call, from the callee side', () => {
   it('rings, is answered, and is released by the caller exactly as the real server told it', () => {
     const devices = devicesOf(people)
-    let state = initialState(devices)
+    let state = initialState(devices, TEST_CALL_REF_KEY)
     const call = execute(
       state,
       {

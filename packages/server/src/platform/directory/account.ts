@@ -11,6 +11,11 @@ export interface UserRecord extends Omit<User, 'dialingRule'> {
   clirMode: ClirMode
   /** A user-specific dialing rule; when absent the numbering plan's applies. */
   dialingRule?: User['dialingRule']
+  /**
+   * The pickup group the user is in, by name (docs/directory-file.md, "Pickup groups"): the user may pick
+   * up calls ringing on the other users of the group. Not a User field: the API does not show it.
+   */
+  pickupGroup?: string
 }
 
 /** An administrator account; a supervisor may open supervised sessions. */

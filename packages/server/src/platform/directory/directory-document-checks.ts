@@ -16,8 +16,10 @@ import {
   formatDirectoryPath,
 } from './directory-problem.js'
 
-/** Login names appear unencoded in URL paths. */
+/** Login names appear unencoded in URL paths; so do the names of pickup groups (the control plane's). */
 const LOGIN_NAME = /^[A-Za-z0-9._-]+$/
+/** Longer than any PBX's group names; a name is a label, not a text. */
+export const PICKUP_GROUP_NAME_MAX = 64
 /** Device ids are phone numbers. */
 const DIGITS = /^[0-9]+$/
 /** Outside and public numbers: digits, optionally after a `+`. */
@@ -210,6 +212,11 @@ function checkUser(
     }
   })
 
+  if (user.pickupGroup !== undefined) {
+    const problem = pickupGroupNameProblem(user.pickupGroup)
+    if (problem !== undefined) report({ path: [...path, 'pickupGroup'], message: problem })
+  }
+
   const preferences = user.preferences
   if (preferences?.professionalMobile !== undefined && user.type !== 'MULTIMEDIA') {
     report({
@@ -250,4 +257,13 @@ function checkAssistants(
       })
     }
   })
+}
+
+/** What is wrong with a pickup group's name, if anything. */
+export function pickupGroupNameProblem(name: string): string | undefined {
+  if (!LOGIN_NAME.test(name))
+    return `${JSON.stringify(name)} may contain only letters, digits, ".", "_" and "-"`
+  if (name.length > PICKUP_GROUP_NAME_MAX)
+    return `${JSON.stringify(name)} is longer than ${PICKUP_GROUP_NAME_MAX} characters`
+  return undefined
 }

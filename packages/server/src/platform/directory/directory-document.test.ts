@@ -265,6 +265,17 @@ const semanticCases: BrokenCase[] = [
     ],
   },
   {
+    name: 'pickup group names that cannot be in a URL or are too long',
+    edits: [
+      [['users', 0, 'pickupGroup'], 'front office'],
+      [['users', 1, 'pickupGroup'], 'g'.repeat(65)],
+    ],
+    errors: [
+      'users[0].pickupGroup: "front office" may contain only letters, digits, ".", "_" and "-"',
+      `users[1].pickupGroup: "${'g'.repeat(65)}" is longer than 64 characters`,
+    ],
+  },
+  {
     name: 'a login name with a slash',
     edits: [[['administrators', 0, 'loginName'], 'ops/admin']],
     errors: [

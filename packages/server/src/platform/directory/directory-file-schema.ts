@@ -70,6 +70,10 @@ const FileVoicemail = Type.Object(
   closed,
 )
 const FileCustomAttributes = Type.Object(CustomAttributes.properties, closed)
+/** The name of a pickup group (docs/directory-file.md, "Pickup groups"). */
+const PickupGroupName = Type.String({
+  description: 'the pickup group of the user: letters, digits, ".", "_" and "-"',
+})
 const Assistants = Type.Array(Type.String(), {
   uniqueItems: true,
   description: 'login names of the assistants of this user, who is then their manager',
@@ -101,6 +105,7 @@ export const DirectoryUser = Type.Object(
     assistants: Type.Optional(Assistants),
     clirMode: Type.Optional(ClirMode),
     preferences: Type.Optional(UserPreferences),
+    pickupGroup: Type.Optional(PickupGroupName),
   },
   { ...closed, title: 'DirectoryUser' },
 )
@@ -151,6 +156,7 @@ export const DirectoryUserPatch = Type.Object(
     assistants: Type.Optional(nullable(Assistants)),
     clirMode: Type.Optional(nullable(ClirMode)),
     preferences: Type.Optional(nullable(UserPreferences)),
+    pickupGroup: Type.Optional(nullable(PickupGroupName)),
   },
   { ...closed, title: 'DirectoryUserPatch' },
 )

@@ -459,6 +459,21 @@ describe('importDirectory over a previous snapshot', () => {
     expect('configManagerAssistant' in userRecord(next, 'alice')).toBe(false)
   })
 
+  it("takes the users' pickup groups from the file: joined, moved and left", async () => {
+    const first = smallDocument()
+    for (const user of first.users) user.pickupGroup = 'office'
+    const previous = await importDirectory(first, 'digest-1', undefined, hasher)
+    expect(userRecord(previous, 'alice').pickupGroup).toBe('office')
+    expect(userRecord(previous, 'carol').pickupGroup).toBe('office')
+    const document = smallDocument()
+    const [alice] = document.users
+    if (alice === undefined) throw new Error('no alice')
+    alice.pickupGroup = 'warehouse'
+    const next = await importDirectory(document, 'digest-2', previous, hasher)
+    expect(userRecord(next, 'alice').pickupGroup).toBe('warehouse')
+    expect('pickupGroup' in userRecord(next, 'carol')).toBe(false)
+  })
+
   it('deletes the accounts gone from the file and creates the new ones', async () => {
     const imported = await importDirectory(smallDocument(), 'digest-1', undefined, hasher)
     const previous = await withChangedPassword(imported, 'operator', 'changed')

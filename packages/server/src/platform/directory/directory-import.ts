@@ -174,6 +174,7 @@ export function userRecord(
     customAttributes: copy.customAttributes,
     configManagerAssistant,
     clirMode: copy.clirMode ?? DEFAULT_CLIR_MODE,
+    pickupGroup: copy.pickupGroup,
     nodeId,
   })
 }

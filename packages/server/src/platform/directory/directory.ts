@@ -35,6 +35,13 @@ import {
   ImportedPasswords,
   withPasswordHashes,
 } from './imported-passwords.js'
+import {
+  deletePickupGroup,
+  existingPickupGroup,
+  type PickupGroup,
+  pickupGroupsOf,
+  setPickupGroup,
+} from './pickup-groups.js'
 import { userEntry } from './user-entry.js'
 import { vcardPathOf } from './vcard-path.js'
 
@@ -359,6 +366,26 @@ export class Directory {
     await this.change(() => this.provisioning.removeDevice(loginName, deviceId))
   }
 
+  /** Every pickup group, by name, with its members; see pickup-groups.ts. */
+  pickupGroups(): PickupGroup[] {
+    return pickupGroupsOf(this)
+  }
+
+  /** The pickup group `name`, or NOT_FOUND when no user is in it. */
+  pickupGroup(name: string): PickupGroup {
+    return existingPickupGroup(this, name)
+  }
+
+  /** Makes the body's `members` exactly the users of the pickup group; see {@link setPickupGroup}. */
+  async setPickupGroup(name: string, body: unknown): Promise<PickupGroup> {
+    return this.change(() => setPickupGroup(this, name, body))
+  }
+
+  /** Takes every member out of the pickup group; see {@link deletePickupGroup}. */
+  async deletePickupGroup(name: string): Promise<void> {
+    await this.change(() => deletePickupGroup(this, name))
+  }
+
   /**
    * Plans a change once every change queued before it is done, so that changes never interleave and
    * each is planned on the state the previous one left; then carries it out: the account deleted,
@@ -491,8 +518,11 @@ export class Directory {
   }
 }
 
-/** Fields of the user record that are not User fields (clirMode) or are shown in force (dialingRule). */
-const HIDDEN_FIELDS: ReadonlySet<string> = new Set(['clirMode', 'dialingRule'])
+/**
+ * Fields of the user record that are not User fields (clirMode, pickupGroup) or are shown in force
+ * (dialingRule).
+ */
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set(['clirMode', 'dialingRule', 'pickupGroup'])
 
 /** The User fields the specification stars: for the owner and administrator sessions only. */
 export const PRIVATE_USER_FIELDS = [

@@ -46,6 +46,7 @@ export function userEntry(
     assistants: assistants.length > 0 ? assistants : undefined,
     clirMode: record.clirMode,
     preferences: Object.keys(preferences).length > 0 ? preferences : undefined,
+    pickupGroup: record.pickupGroup,
   })
 }
 

@@ -46,19 +46,39 @@ function add(index: Map<string, string[]>, key: string, callRef: string): void {
 }
 
 /**
- * The order of the calls: the order they were created in, which is the order of their callRefs
- * (`Transaction.nextId`: fixed-width hexadecimal of an increasing sequence). Wherever the engine goes
- * through several calls it goes in this order, so that the same state and command give the same events
- * (the maps of the state have no meaningful order of their own).
+ * A fixed order of callRefs, for lists that need one only to be the same from run to run (what a store
+ * writes, the index's lists). It is not the order the calls were made in: callRefs are scrambled
+ * (call-refs.ts); that order is `compareCalls`.
  */
 export function compareCallRefs(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/**
+ * The order of the calls: the order they were made in, by their serial. Wherever the engine goes through
+ * several calls (a user's, a device's, the first where an outside party rings) it goes in this order, so that
+ * the same state and command give the same events (the maps of the state have no meaningful order of their
+ * own) and "the oldest call" means what it says.
+ */
+export function compareCalls(a: CallRecord, b: CallRecord): number {
+  return serialOf(a) - serialOf(b) || compareCallRefs(a.callRef, b.callRef)
+}
+
+/**
+ * A call's serial; for a call made before callRefs were scrambled, its callRef was the sequence number in
+ * hex, which this reads back, so calls stored then keep their place. Anything else (tests' own callRefs)
+ * falls back to the callRef's order.
+ */
+function serialOf(call: CallRecord): number {
+  return (
+    call.serial ?? (/^[0-9a-f]{16}$/.test(call.callRef) ? Number.parseInt(call.callRef, 16) : 0)
+  )
+}
+
 /** The calls and their index: what a lookup reads (a state, or the state a command is building). */
 type IndexedCalls = Pick<TelephonyState, 'calls' | CallIndexField>
 
-/** The calls of a user or a device, in callRef order. */
+/** The calls of a user or a device, in the order they were made in. */
 export class CallLookup {
   constructor(
     /** Read at each lookup: the state a command is building changes as the command runs. */
@@ -81,7 +101,7 @@ export class CallLookup {
     )
   }
 
-  /** The calls among the indexed and the pending ones that are really in (`isIn`), in callRef order. */
+  /** The calls among the indexed and the pending ones that are really in (`isIn`), in the order made. */
   private find(
     indexed: readonly string[] | undefined,
     isIn: (call: CallRecord) => boolean,
@@ -89,13 +109,12 @@ export class CallLookup {
     let callRefs: readonly string[] = indexed ?? []
     if (this.pending !== undefined && this.pending.size > 0)
       callRefs = [...new Set([...callRefs, ...this.pending])]
-    if (callRefs.length > 1) callRefs = [...callRefs].sort(compareCallRefs)
     const found: CallRecord[] = []
     for (const callRef of callRefs) {
       const call = this.state.calls.get(callRef)
       if (call !== undefined && isIn(call)) found.push(call)
     }
-    return found
+    return found.length > 1 ? found.sort(compareCalls) : found
   }
 }
 

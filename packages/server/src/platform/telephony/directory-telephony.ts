@@ -68,18 +68,19 @@ export class DirectoryTelephony implements TelephonyDirectory {
 
   /**
    * The call features of a user: its voice mail when it has one; park and callback for STANDARD users
-   * (the specification marks them "standard only"); recording for everyone.
+   * (the specification marks them "standard only"); recording for everyone; its pickup group.
    */
   featuresOf(loginName: string): CallFeatures {
     const user = this.directory.findUser(loginName)
     if (user === undefined) return {}
     const standard = user.record.type === 'STANDARD'
-    const voicemail = user.record.voicemail?.number
+    const { voicemail, pickupGroup } = user.record
     return {
-      ...(voicemail !== undefined && { voicemail }),
+      ...(voicemail !== undefined && { voicemail: voicemail.number }),
       park: standard,
       recording: true,
       callBack: standard,
+      ...(pickupGroup !== undefined && { pickupGroup }),
     }
   }
 

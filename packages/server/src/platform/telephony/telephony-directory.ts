@@ -55,4 +55,9 @@ export interface CallFeatures {
   park?: boolean
   recording?: boolean
   callBack?: boolean
+  /**
+   * The user's pickup group: a directed pickup takes only a call ringing on a user of the same group
+   * (operations/redirect.ts); none, no pickup of another user's call.
+   */
+  pickupGroup?: string
 }

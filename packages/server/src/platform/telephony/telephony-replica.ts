@@ -16,7 +16,7 @@ import type {
 } from '../ports.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
-import { initialState, type TelephonyState } from './telephony-state.js'
+import { type TelephonyState, withCalls } from './telephony-state.js'
 
 /** After a load that left the replica where it was, how long it waits before it loads again. */
 const RELOAD_RETRY_MS = 1_000
@@ -135,7 +135,12 @@ export class TelephonyReplica {
   }
 }
 
-/** The stored state, or the empty one before the owner stored any. */
+/**
+ * The stored state, or the empty one before the owner stored any: without a callRef key, which only the
+ * owner makes (a replica makes no call).
+ */
 async function loadState(store: Pick<CallStore, 'load'>): Promise<TelephonyState> {
-  return (await store.load()) ?? initialState([])
+  return (
+    (await store.load()) ?? withCalls({ sequence: 0, devices: {}, timers: [], callbacks: {} }, [])
+  )
 }

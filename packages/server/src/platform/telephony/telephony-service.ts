@@ -28,6 +28,7 @@ import {
   type EngineSettings,
   execute,
 } from './call-engine.js'
+import { newCallRefKey } from './call-refs.js'
 import { eventOrigin } from './event-origin.js'
 import type { Telephony } from './telephony.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
@@ -57,6 +58,12 @@ export interface TelephonyServiceOptions {
   events: EventSink
   /** The devices of the directory: all of them at first start; the missing ones are added at a restart. */
   devices: readonly DeviceRecord[]
+  /**
+   * Makes the key of the callRefs (call-refs.ts) of a state that has none: a new one, or one stored before
+   * callRefs were scrambled. Random by default; a test that wants the same callRefs at every run gives a
+   * constant.
+   */
+  newCallRefKey?: () => string
   settings?: EngineSettings
   /** The users' routing, read by each command (operations/routing.ts); none when absent. */
   routing?: RoutingLookup
@@ -183,10 +190,11 @@ export class TelephonyService implements Telephony {
    */
   static async start(options: TelephonyServiceOptions): Promise<TelephonyService> {
     const loaded = await options.store.load()
+    const newKey = options.newCallRefKey ?? newCallRefKey
     let state =
       loaded === undefined
-        ? initialState([...options.devices])
-        : withDevices(loaded, options.devices)
+        ? initialState([...options.devices], newKey())
+        : withCallRefKey(withDevices(loaded, options.devices), newKey)
     if (state !== loaded) {
       const changes = callChanges(loaded, state)
       if (options.onStored !== undefined) state = numbered(state, loaded)
@@ -505,6 +513,14 @@ function withUnpublished(
 /** The state as its batch stores it: numbered one more than the state stored before it. */
 function numbered(state: TelephonyState, before: TelephonyState | undefined): TelephonyState {
   return { ...state, batch: (before?.batch ?? 0) + 1 }
+}
+
+/**
+ * The state with a key for its callRefs when it has none (stored before callRefs were scrambled): stored with
+ * it at start, so that every owner of the engine after this one goes on with the same key.
+ */
+function withCallRefKey(state: TelephonyState, newKey: () => string): TelephonyState {
+  return state.callRefKey === undefined ? { ...state, callRefKey: newKey() } : state
 }
 
 /** The state with the devices it lacks added (a directory changed between two starts). */

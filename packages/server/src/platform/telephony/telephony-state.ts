@@ -7,7 +7,7 @@ import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openne
 import { Map as ImmutableMap } from 'immutable'
 import type { PlatformEvent } from '../ports.js'
 import type { AssociatedData } from './associated-data.js'
-import { buildIndex, compareCallRefs } from './call-index.js'
+import { buildIndex, compareCalls } from './call-index.js'
 
 /** A party of a call: a device of a directory user, or an outside number. */
 export interface Endpoint {
@@ -29,7 +29,13 @@ export interface Connection {
 
 /** A call. */
 export interface CallRecord {
+  /** Not guessable from other callRefs (call-refs.ts); nothing is to be read from it, not even the order. */
   callRef: string
+  /**
+   * The engine's sequence number when the call was made: the order of the calls (call-index.ts,
+   * `compareCalls`). Absent from calls made before callRefs were scrambled, whose callRef is that number.
+   */
+  serial?: number
   callUUID: string
   connections: Connection[]
   /** Whom the call was first placed to. */
@@ -87,7 +93,7 @@ export interface PendingTimer {
  * makes a new map that shares every entry it did not change with the map it started from, which stays as it
  * was, so a command costs what the calls it touches cost, not what all calls cost (docs/performance.md). Its
  * iteration order means nothing (it is not the insertion order beyond 8 entries): read the calls with
- * `callOf` and `allCalls` (callRef order), never by iterating the map.
+ * `callOf` and `allCalls` (the order they were made in), never by iterating the map.
  */
 export type CallMap = ImmutableMap<string, CallRecord>
 
@@ -102,6 +108,11 @@ export type CallIndex = ImmutableMap<string, readonly string[]>
 export interface TelephonyState {
   /** Source of deterministic identifiers. */
   sequence: number
+  /**
+   * The key that turns the sequence into callRefs (call-refs.ts), made once with the state and kept with it.
+   * Absent only from states stored before callRefs were scrambled: the runtime gives them one at start.
+   */
+  callRefKey?: string
   calls: CallMap
   devices: Record<string, DeviceRecord>
   timers: PendingTimer[]
@@ -255,10 +266,11 @@ export type EngineCommand =
 /** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
 export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'
 
-/** The empty state for a directory's devices. */
-export function initialState(devices: readonly DeviceRecord[]): TelephonyState {
+/** The empty state for a directory's devices, with the key of its callRefs (call-refs.ts `newCallRefKey`). */
+export function initialState(devices: readonly DeviceRecord[], callRefKey: string): TelephonyState {
   return {
     sequence: 0,
+    callRefKey,
     calls: ImmutableMap(),
     devices: Object.fromEntries(devices.map((device) => [device.deviceId, device])),
     timers: [],
@@ -276,9 +288,9 @@ export function callOf(state: TelephonyState, callRef: string): CallRecord | und
   return state.calls.get(callRef)
 }
 
-/** Every call in progress, oldest first (callRef order: the order they were created in). */
+/** Every call in progress, oldest first (the order they were made in: `compareCalls`). */
 export function allCalls(state: TelephonyState): CallRecord[] {
-  return [...state.calls.values()].sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+  return [...state.calls.values()].sort(compareCalls)
 }
 
 /** How many calls are in progress. */

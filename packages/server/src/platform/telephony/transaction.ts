@@ -10,9 +10,11 @@ import {
   type CallIndexField,
   type CallLookup,
   compareCallRefs,
+  compareCalls,
   indexKeys,
   lookupOf,
 } from './call-index.js'
+import { callRefOf } from './call-refs.js'
 import { callView } from './call-view.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type {
@@ -91,10 +93,29 @@ export class Transaction {
     return lookupOf(this.state, this.touched)
   }
 
-  /** A new deterministic identifier (16 hex digits, URL-safe). */
+  /**
+   * A new deterministic identifier (16 hex digits, URL-safe) from the sequence: the engine's own ids (timers,
+   * callbacks), which name nothing another user could reach. Calls get theirs from `nextCall`.
+   */
   nextId(): string {
     this.state.sequence += 1
     return this.state.sequence.toString(16).padStart(16, '0')
+  }
+
+  /**
+   * The callRef and serial of a new call: the next number of the sequence, its callRef scrambled with the
+   * state's key (call-refs.ts). A permutation never gives two numbers one callRef; a call stored before
+   * callRefs were scrambled could hold one, which is then skipped.
+   */
+  nextCall(): { callRef: string; serial: number } {
+    const key = this.state.callRefKey
+    if (key === undefined) throw new Error('The telephony state has no callRef key')
+    for (;;) {
+      this.state.sequence += 1
+      const serial = this.state.sequence
+      const callRef = callRefOf(key, serial)
+      if (!this.state.calls.has(callRef)) return { callRef, serial }
+    }
   }
 
   /** The call, copied for change; undefined when it does not exist. */
@@ -291,11 +312,11 @@ export class Transaction {
   }
 }
 
-/** The calls of any of the users, in the order of the state's calls. */
+/** The calls of any of the users, in the order they were made in. */
 function callsOfUsers(lookup: CallLookup, users: Iterable<string>): CallRecord[] {
   const found = new Map<string, CallRecord>()
   for (const user of users) for (const call of lookup.ofUser(user)) found.set(call.callRef, call)
-  return [...found.values()].sort((a, b) => compareCallRefs(a.callRef, b.callRef))
+  return [...found.values()].sort(compareCalls)
 }
 
 /** BUSY exactly when the user has an active or held connection (issue 4 invariant). */

@@ -98,6 +98,7 @@ describe('readDirectoryFile', () => {
       instantMessagingId: 'alice.martin@im.example.com',
       site: 'Paris',
       department: 'Sales',
+      pickupGroup: 'paris-front-office',
       apiRights: ['TELEPHONY_BASIC', 'TELEPHONY_ADVANCED', 'MESSAGING'],
       applicationRights: ['BUSINESS_COMMUNICATIONS', 'VOICE_MAIL'],
       devices: [{ type: 'DESKPHONE', id: '1001', subType: 'SIP_8068', role: 'MAIN' }],

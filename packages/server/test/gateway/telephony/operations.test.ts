@@ -474,6 +474,40 @@ describe('devices and state', () => {
     expect(legState(await callOf('karim', callRef))).toEqual(['ACTIVE'])
   })
 
+  it.each([
+    [
+      'carol, in no pickup group',
+      'carol',
+      '1003',
+      "User 'carol' is in no pickup group: they may pick up their own calls only",
+    ],
+    [
+      'admin for carol (the owner of the device)',
+      'admin',
+      '1003',
+      "User 'carol' is in no pickup group: they may pick up their own calls only",
+    ],
+  ] as const)(
+    "pickup outside the ringing user's pickup group, by %s: 403 NOT_ALLOWED, nothing changes",
+    async (_case, login, deviceId, message) => {
+      const callRef = await test.makeCall('alice', '1001', '1002')
+      const publish = vi.spyOn(test.service.running.events, 'publish')
+      const body = expectRestError(
+        await test.send(login, 'POST', `${T}/devices/${deviceId}/pickup`, {
+          otherCallRef: callRef,
+          otherPhoneNumber: '1002',
+          autoAnswer: true,
+        }),
+        403,
+        'NOT_ALLOWED',
+      )
+      expect(body.helpMessage).toBe(message)
+      expect(publish).not.toHaveBeenCalled()
+      expect(legState(await callOf('bob', callRef))).toEqual(['RINGING_INCOMING'])
+      expect((await test.send('carol', 'GET', `${T}/calls`)).json()).toEqual({ calls: [] })
+    },
+  )
+
   it('GET /state: calls, device capabilities, user state, nested device states', async () => {
     await answeredCall()
     const state = expectSchema<TelephonicState>(

@@ -53,9 +53,10 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
     throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
   // A consultation call when the device has an active call: that call is held first (consultation.ts).
   const consultation = holdForConsultation(transaction, command.loginName, command.deviceId)
-  const callRef = transaction.nextId()
+  const { callRef, serial } = transaction.nextCall()
   const call: CallRecord = {
     callRef,
+    serial,
     callUUID: `${callRef}-${transaction.now.toString(16)}`,
     connections: [],
     initialCalled: callee,

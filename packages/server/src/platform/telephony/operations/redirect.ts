@@ -97,19 +97,51 @@ const overflowToVoiceMail: Operation<Command<'overflowToVoiceMail'>> = (
   return undefined
 }
 
+/**
+ * A directed pickup stays within a pickup group (docs/call-model.md, "Pickup groups"): the picking user and
+ * the user whose device rings are in the same one, unless they are the same user (taking one's own call on
+ * another device). Refused NOT_ALLOWED, as the other features a user is not given.
+ */
+function requireSamePickupGroup(
+  context: EngineContext,
+  loginName: string,
+  ringingUser: string,
+  otherPhoneNumber: string,
+): void {
+  if (ringingUser === loginName) return
+  const group = context.directory.featuresOf?.(loginName).pickupGroup
+  if (group === undefined)
+    throw new PlatformError(
+      'NOT_ALLOWED',
+      `User '${loginName}' is in no pickup group: they may pick up their own calls only`,
+    )
+  if (context.directory.featuresOf?.(ringingUser).pickupGroup !== group)
+    throw new PlatformError(
+      'NOT_ALLOWED',
+      `otherPhoneNumber: ${otherPhoneNumber} is not in pickup group '${group}' of user '${loginName}'`,
+    )
+}
+
 const pickup: Operation<Command<'pickup'>> = (transaction, command, context) => {
   const picker = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
+  // The group first, from the directory: a user outside the group learns nothing of the calls there.
+  const owner = context.directory.ownerOfDevice(command.otherPhoneNumber)?.loginName
+  if (owner !== undefined)
+    requireSamePickupGroup(context, command.loginName, owner, command.otherPhoneNumber)
   const call = requireCall(transaction, command.otherCallRef)
   const target = call.connections.find(
     (connection) =>
       connection.endpoint.number === command.otherPhoneNumber &&
       connection.endpoint.loginName !== undefined,
   )
-  if (target === undefined)
+  const ringingUser = target?.endpoint.loginName
+  if (target === undefined || ringingUser === undefined)
     throw new PlatformError(
       'NOT_FOUND',
       `otherPhoneNumber: ${command.otherPhoneNumber} is not in call ${command.otherCallRef}`,
     )
+  // Again on the call's party: a device the directory no longer lists may still ring in a call.
+  requireSamePickupGroup(context, command.loginName, ringingUser, command.otherPhoneNumber)
   if (target.state !== 'RINGING_INCOMING' || call.pendingCallee !== undefined)
     throw new PlatformError('NOT_EXPECTED', `${command.otherPhoneNumber} is not ringing`)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))

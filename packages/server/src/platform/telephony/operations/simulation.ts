@@ -136,9 +136,10 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
   const device = transaction.state.devices[target.deviceId]
   if (device !== undefined && device.state !== 'IN_SERVICE')
     throw new PlatformError('NOT_EXPECTED', `Device ${target.deviceId} is out of service`)
-  const callRef = transaction.nextId()
+  const { callRef, serial } = transaction.nextCall()
   const call: CallRecord = {
     callRef,
+    serial,
     callUUID: `${callRef}-${transaction.now.toString(16)}`,
     connections: [newConnection({ number: command.from }, 'RINGING_OUTGOING')],
     initialCalled: { number: command.to },

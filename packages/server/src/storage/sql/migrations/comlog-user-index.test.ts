@@ -44,7 +44,7 @@ describe('migration 0007 (the log indexed by user and date in a table of its own
         expect(page.totalCount).toBe(2)
         expect(page.records.map((stored) => stored.record.recordId)).toStrictEqual([9, 7])
         const [next] = await new SqlCallStore(db, { ownsDatabase: false }).saveWithRecords(
-          initialState([]),
+          initialState([], '5ca1ab1e'.repeat(8)),
           { changedCallRefs: [], removedCallRefs: [] },
           [
             {
