@@ -147,6 +147,7 @@ export class LoggedChannelReader {
         resuming = false
         continue
       }
+      const resumed = resuming
       resuming = false
       if (page.lastSequence < page.after) {
         // The log was forgotten (its time to live) and numbers started again: read them from the start.
@@ -156,7 +157,7 @@ export class LoggedChannelReader {
       if (page.events.length > 0 || page.lost > 0) {
         const through = page.events.at(-1)?.sequence ?? page.lastSequence
         // What a resumed channel asked for and the log no longer holds, named as the embedded mode names it.
-        const reason = after === resumeFrom ? NO_LONGER_HELD : undefined
+        const reason = resumed ? NO_LONGER_HELD : undefined
         if (!(await this.write(page, through, reason))) break
         this.acknowledge(through)
         after = through

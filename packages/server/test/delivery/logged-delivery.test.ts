@@ -20,20 +20,22 @@ import { VirtualClock } from '../support/virtual-clock.js'
 import { loggedDeliveryScenarios } from './logged-delivery.js'
 
 describe('delivery on the memory event log', () => {
-  loggedDeliveryScenarios(async (capacity) => {
+  loggedDeliveryScenarios(async (capacity, replayable) => {
     const log = new MemorySubscriptionEventLog({
       clock: new VirtualClock(),
       ...(capacity !== undefined && { capacity }),
+      ...(replayable !== undefined && { replayable }),
     })
     return { log: async () => log }
   })
 })
 
 describeWithRedis('delivery on the Redis event log', (redis) => {
-  loggedDeliveryScenarios(async (capacity) => ({
+  loggedDeliveryScenarios(async (capacity, replayable) => ({
     log: async () =>
       new RedisSubscriptionEventLog(await redis.client(), {
         ...(capacity !== undefined && { capacity }),
+        ...(replayable !== undefined && { replayable }),
       }),
   }))
 

@@ -25,7 +25,8 @@ export interface SharedLogs {
 }
 
 /** Opens the logs of a cluster holding at most `capacity` events a subscription. */
-export type OpenSharedLogs = (capacity?: number) => Promise<SharedLogs>
+/** Logs shared by the nodes, holding `capacity` events a subscription, `replayable` of them acknowledged. */
+export type OpenSharedLogs = (capacity?: number, replayable?: number) => Promise<SharedLogs>
 
 /** A log that counts the appends it is asked for, one call each. */
 export class CountingLog {
@@ -60,8 +61,12 @@ export function loggedDeliveryScenarios(openLogs: OpenSharedLogs): void {
   })
 
   /** Three nodes, A, B and C, that know `subscriptions`. */
-  async function cluster(subscriptions: SubscriptionRecord[], capacity?: number) {
-    const logs = await openLogs(capacity)
+  async function cluster(
+    subscriptions: SubscriptionRecord[],
+    capacity?: number,
+    replayable?: number,
+  ) {
+    const logs = await openLogs(capacity, replayable)
     const records = new Map(subscriptions.map((s) => [s.subscriptionId, s]))
     const clock = new VirtualClock()
     const nodes: DeliveryNode[] = []
@@ -270,6 +275,29 @@ export function loggedDeliveryScenarios(openLogs: OpenSharedLogs): void {
     await a.outlets.settled()
     expect(counting[0]?.appendCalls).toHaveLength(1)
     await a.outlets.discard(subscription.subscriptionId)
+  })
+
+  it('resumes on node C from the Last-Event-ID its client sends, naming what the log no longer holds', async () => {
+    const subscription = subscriptionRecord(ALICE_CALLS)
+    const { a, b, c } = await cluster([subscription], 1000, 2)
+    const onB = await b.open(subscription.subscriptionId)
+    for (const n of range(1, 5)) a.router.publish(aliceEvent(n))
+    expect(numbers(await nextEvents(onB, 5))).toEqual(range(1, 5))
+    onB.close()
+    await onB.ended
+    // The client received 2 only; the log keeps the last 2 acknowledged (4 and 5): 3 is named lost.
+    const onC = await c.open(subscription.subscriptionId, 2)
+    const [notice, ...events] = await nextEvents(onC, 3)
+    expect(notice).toEqual({
+      eventName: 'OnChannelInformation',
+      text: '1 event lost: no longer held for a channel that resumes; resynchronize',
+      firstSequence: 3,
+      lastSequence: 3,
+    })
+    expect(numbers(events)).toEqual([4, 5])
+    a.router.publish(aliceEvent(6))
+    expect(numbers(await nextEvents(onC, 1))).toEqual([6])
+    onC.close()
   })
 
   it('ends the channel on node B when the client opens it again on node C (the last open wins)', async () => {

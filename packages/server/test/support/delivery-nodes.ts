@@ -22,8 +22,11 @@ export interface DeliveryNode {
   name: string
   router: EventRouter
   outlets: LoggedSubscriptionOutlets
-  /** Opens the subscription's channel on this node from a real HTTP client. */
-  open(subscriptionId: string): Promise<ChannelClient>
+  /**
+   * Opens the subscription's channel on this node from a real HTTP client, resumed after `lastEventId` when
+   * given (sent as the Last-Event-ID header, read here as the gateway reads it).
+   */
+  open(subscriptionId: string, lastEventId?: number): Promise<ChannelClient>
   /** Background failures reported by the node. */
   errors: unknown[]
   /** Subscriptions told active, in order. */
@@ -67,7 +70,9 @@ export async function startDeliveryNode(options: DeliveryNodeOptions): Promise<D
   })
   const server: Server = createServer((request, response) => {
     const record = options.records.get((request.url ?? '').slice(1))
-    if (record === undefined || !outlets.openChannel(record, response))
+    const header = request.headers['last-event-id']
+    const resumeFrom = typeof header === 'string' ? Number(header) : undefined
+    if (record === undefined || !outlets.openChannel(record, response, resumeFrom))
       response.writeHead(404).end()
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -78,7 +83,12 @@ export async function startDeliveryNode(options: DeliveryNodeOptions): Promise<D
     outlets,
     errors,
     activity,
-    open: (subscriptionId) => openChannel(`http://127.0.0.1:${port}/${subscriptionId}`),
+    open: (subscriptionId, lastEventId) =>
+      openChannel(
+        `http://127.0.0.1:${port}/${subscriptionId}`,
+        'POST',
+        lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) },
+      ),
     close: async () => {
       await outlets.close()
       server.closeAllConnections()
