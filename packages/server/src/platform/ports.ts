@@ -743,6 +743,8 @@ export interface SubscriptionStore {
   find(subscriptionId: string): Promise<SubscriptionRecord | undefined>
   /** The subscriptions of a session, oldest first (its requests, and its close, which removes them). */
   ofSession(sessionId: string): Promise<SubscriptionRecord[]>
+  /** How many subscriptions the session has (its quota's check at each create), without reading them. */
+  countOfSession(sessionId: string): Promise<number>
   /**
    * Replaces the filter when the subscription is still at `revision` (compare-and-set): of two nodes
    * replacing from the same revision, one replaces and the other is told CONFLICT. A replacement is activity.

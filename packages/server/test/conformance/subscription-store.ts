@@ -105,8 +105,12 @@ export function subscriptionStoreConformance(
     expect(ids(await other.ofSession('s1'))).toStrictEqual(['a', 'b'])
     expect(ids(await other.ofSession('s2'))).toStrictEqual(['c'])
     expect(ids(await other.ofSession('s3'))).toStrictEqual([])
+    expect(await other.countOfSession('s1')).toBe(2)
+    expect(await other.countOfSession('s3')).toBe(0)
     await store.remove('a', 'DELETED')
     expect(ids(await other.ofSession('s1'))).toStrictEqual(['b'])
+    expect(await other.countOfSession('s1')).toBe(1)
+    expect(await store.countOfSession('s1')).toBe(1)
   })
 
   it('replaces the filter from the current revision: the next revision, and activity', async () => {

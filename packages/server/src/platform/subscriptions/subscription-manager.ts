@@ -161,7 +161,7 @@ export class SubscriptionManager {
     const compiled = compileFilter(selectors, this.filterContext(session, dialect))
     if (!compiled.ok) return { accepted: false, message: compiled.message }
     // Checked before the create: concurrent creates of one session may pass it together.
-    const held = (await this.store.ofSession(session.sessionId)).length
+    const held = await this.store.countOfSession(session.sessionId)
     if (held >= this.maxPerSession)
       return {
         accepted: false,

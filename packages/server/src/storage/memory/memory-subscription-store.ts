@@ -59,6 +59,10 @@ export class MemorySubscriptionStore implements SubscriptionStore {
     return own.sort((a, b) => a.createdAt - b.createdAt)
   }
 
+  async countOfSession(sessionId: string): Promise<number> {
+    return this.bySession.get(sessionId)?.size ?? 0
+  }
+
   async replaceFilter(
     subscriptionId: string,
     revision: number,

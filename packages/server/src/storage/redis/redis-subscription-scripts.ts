@@ -109,6 +109,15 @@ return due
 `)
 
 /** KEYS: the session's set. ARGV: prefix. The hashes of the session's subscriptions. */
+/** How many of the session's subscriptions (KEYS[1], the set) still exist, without reading them. */
+export const COUNT_OF_SESSION = new RedisScript(`
+local count = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. 'subscription:' .. id) == 1 then count = count + 1 end
+end
+return count
+`)
+
 export const OF_SESSION = new RedisScript(`
 local found = {}
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do

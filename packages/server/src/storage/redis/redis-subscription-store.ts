@@ -19,6 +19,7 @@ import {
 } from '../../platform/subscriptions/subscription-record.js'
 import type { SubscriptionRemoveCause } from '../../platform/subscriptions/subscription-state.js'
 import {
+  COUNT_OF_SESSION,
   CREATE,
   DUE,
   OF_SESSION,
@@ -90,6 +91,10 @@ export class RedisSubscriptionStore implements SubscriptionStore {
       | string[][]
       | null
     return (found ?? []).map(recordOfList).sort((a, b) => a.createdAt - b.createdAt)
+  }
+
+  async countOfSession(sessionId: string): Promise<number> {
+    return Number(await COUNT_OF_SESSION.run(this.client, [sessionKey(sessionId)], [this.prefix]))
   }
 
   async replaceFilter(
