@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
+import type { Kysely } from 'kysely'
 import { clusterEngineAdapters } from './cluster-engine-adapters.js'
 import type { ChannelOutlets } from './delivery/channel-outlets.js'
 import { EventRouter } from './delivery/event-router.js'
@@ -66,6 +67,7 @@ import { memorySharedState, redisSharedState, type SharedState } from './storage
 import {
   callTables,
   type DatabaseTarget,
+  type DirectoryDatabase,
   openDatabase,
   pingDatabase,
   routingTables,
@@ -184,6 +186,10 @@ export interface RunningPlatform {
   voicemailDeposits: VoicemailDeposits
   /** The key webhook requests are signed with: WEBHOOK_SECRET, or generated for this run. */
   webhookSecret: string
+  /** The durable store's database, which the fuzzer reads whole to see what a request changed. */
+  database: Kysely<DirectoryDatabase>
+  /** The stores of the shared state (sessions, subscriptions, licenses...), read by the fuzzer likewise. */
+  sharedState: SharedState
   close(): Promise<void>
 }
 
@@ -448,6 +454,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       telephony,
       voicemailDeposits,
       webhookSecret,
+      database: db,
+      sharedState: shared,
       close: async () => {
         outlets.stopWebhooks()
         await outlets.close?.()
