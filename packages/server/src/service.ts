@@ -5,6 +5,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
+import type { Kysely } from 'kysely'
 import { clusterEngineAdapters } from './cluster-engine-adapters.js'
 import type { ChannelOutlets } from './delivery/channel-outlets.js'
 import { EventRouter } from './delivery/event-router.js'
@@ -68,6 +69,7 @@ import { memorySharedState, redisSharedState, type SharedState } from './storage
 import {
   callTables,
   type DatabaseTarget,
+  type DirectoryDatabase,
   openDatabase,
   pingDatabase,
   routingTables,
@@ -190,6 +192,10 @@ export interface RunningPlatform {
   webhookSecret: string
   /** This node's Prometheus metrics, which the control plane serves (docs/operations.md, "Metrics"). */
   metrics: ServiceMetrics
+  /** The durable store's database, which the fuzzer reads whole to see what a request changed. */
+  database: Kysely<DirectoryDatabase>
+  /** The stores of the shared state (sessions, subscriptions, licenses...), read by the fuzzer likewise. */
+  sharedState: SharedState
   close(): Promise<void>
 }
 
@@ -474,6 +480,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       voicemailDeposits,
       webhookSecret,
       metrics,
+      database: db,
+      sharedState: shared,
       close: async () => {
         outlets.stopWebhooks()
         await outlets.close?.()
