@@ -12,9 +12,8 @@ import type { EventRewrite } from './event-variants.js'
  * of it shares (its size in bytes, its text without the closing brace), computed once on first use.
  */
 export class SerializedEvent {
-  private bytes: number | undefined
-  /** `json` without its closing brace, shared by the numbered lines of every channel. */
-  private head: string | undefined
+  /** `json` without its closing brace, encoded once for the numbered lines of every channel. */
+  private head: Buffer | undefined
   private variants: Map<EventRewrite, SerializedEvent> | undefined
 
   /**
@@ -43,23 +42,23 @@ export class SerializedEvent {
     return variant
   }
 
-  /** The size of `json` in UTF-8. */
-  get byteLength(): number {
-    this.bytes ??= Buffer.byteLength(this.json)
-    return this.bytes
-  }
-
   /**
    * The event numbered `sequence` for one channel (chunk-framing.ts, `sequenced`) with its newline, as one HTTP/1.1
-   * chunk, for the channels that write to their socket: a string the socket encodes as it writes, its size
-   * counted from the shared line's bytes, so that no channel scans or copies the event in JavaScript.
+   * chunk, for the channels that write to their socket: one small buffer a channel, filled from the event's bytes
+   * encoded once for all (`json` without its closing brace) and the number's few ASCII bytes, so that no channel
+   * encodes the event again.
    */
-  sequencedChunk(sequence: number): string {
+  sequencedChunk(sequence: number): Buffer {
+    this.head ??= Buffer.from(this.json.slice(0, -1))
     const suffix = `,"sequence":${sequence}}\n`
-    // The numbered line replaces the closing brace with the suffix (ASCII).
-    const size = this.byteLength - 1 + suffix.length
-    this.head ??= this.json.slice(0, -1)
-    return `${size.toString(16)}\r\n${this.head}${suffix}\r\n`
+    const size = this.head.length + suffix.length
+    const prefix = `${size.toString(16)}\r\n`
+    const chunk = Buffer.allocUnsafe(prefix.length + size + 2)
+    let at = chunk.write(prefix, 0, 'latin1')
+    at += this.head.copy(chunk, at)
+    at += chunk.write(suffix, at, 'latin1')
+    chunk.write('\r\n', at, 'latin1')
+    return chunk
   }
 }
 

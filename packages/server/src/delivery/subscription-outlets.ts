@@ -102,6 +102,8 @@ const DONE = Promise.resolve()
 
 export class SubscriptionOutlets implements ChannelOutlets {
   private readonly outlets = new Map<string, Outlet>()
+  /** Channels open: counted, since every channel's open reads it (its node's quota). */
+  private open = 0
   /**
    * The subscriptions detached lately, with when, oldest first: an attach or reroute that arrives after the
    * removal (a change heard late, a replacement answered after a removal) does not bring one back.
@@ -206,6 +208,7 @@ export class SubscriptionOutlets implements ChannelOutlets {
       {
         onActivity: () => onActivity(outlet.subscription),
         onClosed: (closed) => {
+          this.open -= 1
           if (outlet.channel !== closed) return
           outlet.channel = undefined
           if (closed.wasCut) outlet.cut(closed)
@@ -214,6 +217,7 @@ export class SubscriptionOutlets implements ChannelOutlets {
       this.options.counts,
     )
     outlet.channel = channel
+    this.open += 1
     onActivity(outlet.subscription)
     channel.open(outlet.openingNotices(resumeFrom, this.options.counts))
     return true
@@ -221,9 +225,7 @@ export class SubscriptionOutlets implements ChannelOutlets {
 
   /** Open channels now. */
   get openChannels(): number {
-    let count = 0
-    for (const outlet of this.outlets.values()) if (outlet.channel?.isOpen) count += 1
-    return count
+    return this.open
   }
 
   /** The subscriptions attached here. */
