@@ -10,6 +10,7 @@ import { type Listeners, startListeners } from '../../src/listeners.js'
 import type { PlatformEvent } from '../../src/platform/ports.js'
 import { expectRestError } from '../support/assertions.js'
 import { openChannel } from '../support/channel-client.js'
+import { LoopbackService } from '../support/loopback-service.js'
 import {
   authenticate,
   openSession,
@@ -146,22 +147,20 @@ describe('open channels per node', () => {
 
 describe('queued events per node', () => {
   it('drops the oldest event of the queue that would pass the limit, naming it in the loss notice', async () => {
-    const small = await startTestService({ quotas: { queuedEvents: 3 } })
-    const smallListeners = await startListeners(small.app, { host: '127.0.0.1', httpPort: 0 })
-    small.running.platform.urls.httpPort = smallListeners.httpPort
+    const small = await LoopbackService.start({ quotas: { queuedEvents: 3 } })
     try {
       const subscribe = async (login: string) => {
-        const response = await small.app.inject({
+        const response = await small.service.app.inject({
           method: 'POST',
           url: SUBSCRIPTIONS,
-          headers: { cookie: await openSession(small.app, login) },
+          headers: { cookie: await openSession(small.service.app, login) },
           payload: { filter: { selectors: [{ names: ['user'] }] }, version: '1.0' },
         })
         expect(response.statusCode, response.body).toBe(200)
         return response.json().privatePollingUrl as string
       }
       const publish = (loginName: string, n: number) =>
-        small.running.events.publish({
+        small.service.running.events.publish({
           eventName: 'OnUserInfoChanged',
           loginName,
           n,
@@ -173,7 +172,7 @@ describe('queued events per node', () => {
       publish('bob', 1)
       // The node holds 3: bob's next event takes the place of bob's oldest, not of alice's.
       publish('bob', 2)
-      const bobs = await openChannel(bob)
+      const bobs = small.track(await openChannel(bob))
       await bobs.next()
       expect(await bobs.next()).toEqual({
         eventName: 'OnChannelInformation',
@@ -182,14 +181,11 @@ describe('queued events per node', () => {
         lastSequence: 1,
       })
       expect(await bobs.next()).toMatchObject({ loginName: 'bob', n: 2 })
-      const alices = await openChannel(alice)
+      const alices = small.track(await openChannel(alice))
       await alices.next()
       expect(await alices.next()).toMatchObject({ loginName: 'alice', n: 1 })
       expect(await alices.next()).toMatchObject({ loginName: 'alice', n: 2 })
-      alices.close()
-      bobs.close()
     } finally {
-      await smallListeners.close()
       await small.close()
     }
   })

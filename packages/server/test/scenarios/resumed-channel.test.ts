@@ -5,36 +5,23 @@
  * by naming what may not have reached the client. Under load, with channels cut at random, no event goes
  * missing without a notice naming it.
  */
-import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
 import type { PlatformEvent } from '../../src/platform/ports.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
-import { openSession, startTestService, type TestService } from '../support/test-service.js'
+import { LoopbackService } from '../support/loopback-service.js'
+import { openSession } from '../support/test-service.js'
 
-let service: TestService
-let app: FastifyInstance
-let listeners: Listeners
-let base: string
-const clients: ChannelClient[] = []
+let loopback: LoopbackService
 
 beforeEach(async () => {
-  service = await startTestService()
-  app = service.app
-  listeners = await startListeners(app, { host: '127.0.0.1', httpPort: 0 })
-  service.running.platform.urls.httpPort = listeners.httpPort
-  base = `http://127.0.0.1:${listeners.httpPort}`
+  loopback = await LoopbackService.start()
 })
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close()
-  await listeners.close()
-  await service.close()
-})
+afterEach(() => loopback.close())
 
 /** A user subscription of alice's, with its polling URL. */
 async function subscribe(): Promise<string> {
-  const cookie = await openSession(app, 'alice')
-  const response = await fetch(`${base}/api/rest/1.0/subscriptions`, {
+  const cookie = await openSession(loopback.service.app, 'alice')
+  const response = await fetch(`${loopback.origin}/api/rest/1.0/subscriptions`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
     body: JSON.stringify({ filter: { selectors: [{ names: ['user'] }] }, version: '1.0' }),
@@ -44,8 +31,7 @@ async function subscribe(): Promise<string> {
 }
 
 async function channel(url: string, headers: Record<string, string> = {}): Promise<ChannelClient> {
-  const client = await openChannel(url, 'POST', headers)
-  clients.push(client)
+  const client = loopback.track(await openChannel(url, 'POST', headers))
   expect(client.status).toBe(200)
   expect(await client.next()).toEqual({ eventName: 'OnChannelInformation', text: 'Chunk started' })
   return client
@@ -53,7 +39,7 @@ async function channel(url: string, headers: Record<string, string> = {}): Promi
 
 /** Publishes alice's `n`th event, as the platform does: through the router, once for every subscription. */
 const publish = (n: number) =>
-  service.running.events.publish({
+  loopback.service.running.events.publish({
     eventName: 'OnUserInfoChanged',
     loginName: 'alice',
     n,
