@@ -34,8 +34,8 @@ function setUp() {
   const outlets = new SubscriptionOutlets({
     router,
     clock,
-    newQueue: () => {
-      const queue = new MemoryEventQueue({ replayable: 100, clock })
+    newQueue: (forReplay) => {
+      const queue = new MemoryEventQueue({ replayable: forReplay ? 100 : 0, clock })
       queues.push(queue)
       return queue
     },
@@ -254,6 +254,14 @@ describe('SubscriptionOutlets: resuming a channel (issue 15, finding 9)', () => 
     expect(resumed.slice(1).map((line) => line['sequence'])).toEqual(
       Array.from({ length: 100 }, (_, index) => 51 + index),
     )
+  })
+
+  it('keeps nothing for a replay in a webhook subscription’s queue: only a channel resumes', () => {
+    const { outlets, queues, publish } = setUp()
+    outlets.attach(record(1, ['OnCallCreated'], { webHookUrl: 'http://127.0.0.1:9/hook' }))
+    publish('OnCallCreated')
+    queues[0]?.take(1)
+    expect(queues[0]?.oldestTaken).toBeUndefined()
   })
 
   it('resumes from the last event given, or a number it never gave, as from where the queue stands', () => {

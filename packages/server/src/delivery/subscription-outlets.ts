@@ -82,7 +82,11 @@ class Outlet implements EventTarget {
 export interface OutletOptions {
   router: EventRouter
   clock: Clock
-  newQueue: () => EventQueue
+  /**
+   * A subscription's queue; a webhook's keeps nothing for a replay (`forReplay` false): only a chunk channel
+   * resumes.
+   */
+  newQueue: (forReplay: boolean) => EventQueue
   /** Told of every write on a channel and every delivery a webhook took (the subscription is active). */
   onActivity: (subscription: SubscriptionRecord) => void
   /** How webhook subscriptions are delivered. */
@@ -120,8 +124,8 @@ export class SubscriptionOutlets implements ChannelOutlets {
       return
     }
     if (this.gone.has(id)) return
-    const outlet = new Outlet(subscription, this.options.newQueue())
     const { webHookUrl } = subscription
+    const outlet = new Outlet(subscription, this.options.newQueue(webHookUrl === undefined))
     if (webHookUrl !== undefined) {
       const { clock, onActivity, webhook } = this.options
       outlet.webhook = new WebhookSender({
