@@ -1,7 +1,7 @@
 /**
  * `npm start` forwards SIGTERM to the server (issue 15, "Operations"): a process manager or a container that stops
  * npm must stop the server, not orphan it. The repository's start script is run by the real npm in a scratch
- * package, its build replaced by `true` and the service by a stub that records the signals it gets, so that this
+ * package, its build step replaced by `true` and the service by a stub that records the signals it gets, so that this
  * test builds nothing (other tests build and run dist/ at the same time).
  */
 import { spawn } from 'node:child_process'
@@ -40,6 +40,7 @@ describe('npm start', () => {
     }
     const start = scripts['start'] ?? ''
     expect(start).toContain(`node ${MAIN}`)
+    expect(start).toContain('node scripts/build-if-stale.mjs && exec node')
     const record = join(dir, 'signals.txt')
     const stub = join(dir, 'server.cjs')
     await writeFile(
@@ -55,7 +56,9 @@ setInterval(() => {}, 1000)
       JSON.stringify({
         name: 'npm-start-signals',
         private: true,
-        scripts: { start: start.replace('npm run -s build', 'true').replace(MAIN, stub) },
+        scripts: {
+          start: start.replace('node scripts/build-if-stale.mjs', 'true').replace(MAIN, stub),
+        },
       }),
     )
     const npm = spawn('npm', ['start'], { cwd: dir, stdio: 'ignore' })
