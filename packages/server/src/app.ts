@@ -64,7 +64,8 @@ export async function buildApp(
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors found before any route or hook runs are RestErrorInfo too (gateway/early-errors.ts).
     frameworkErrors: answerFrameworkError,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    // Every error named, not the first only (docs/errors.md); the 64 KB body limit bounds what that costs.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: true } },
     ...schemaCompilationOptions(options.schemaCompilation ?? 'lazy'),
   }).withTypeProvider<TypeBoxTypeProvider>()
 

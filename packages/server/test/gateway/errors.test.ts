@@ -80,6 +80,45 @@ describe('bad input: 400 BAD_PARAMETER naming what is wrong, nothing changed', (
     expectRestError(response, 400, 'BAD_PARAMETER', /newPassword: is required/)
   })
 
+  it('every error of a request, a misspelt field told as unknown before the one it stands for (issue 16)', async () => {
+    // The issue's own case: `calee` was told as "callee: is required" only.
+    const call = await service.app.inject({
+      method: 'POST',
+      url: '/api/rest/1.0/telephony/calls',
+      headers: { cookie },
+      payload: { deviceId: '1001', calee: '1002' },
+    })
+    expect(expectRestError(call, 400, 'BAD_PARAMETER').helpMessage).toBe(
+      'calee: is not a known field; callee: is required',
+    )
+    const preferences = await service.app.inject({
+      method: 'POST',
+      url: '/api/rest/1.0/users/alice/preferences',
+      headers: { cookie },
+      payload: { guiLanguag: 'fr', tuiLanguage: 'french' },
+    })
+    expect(expectRestError(preferences, 400, 'BAD_PARAMETER').helpMessage).toBe(
+      'guiLanguag: is not a known field; tuiLanguage: must match pattern "^([a-z]{2}(_[A-Z]{2})?)?$"',
+    )
+  })
+
+  it('at most five errors named, the others counted', async () => {
+    const payload = Object.fromEntries(
+      Array.from({ length: 8 }, (_, index) => [`unknown${index}`, index]),
+    )
+    const response = await service.app.inject({
+      method: 'POST',
+      url: preferences,
+      headers: { cookie },
+      payload,
+    })
+    const body = expectRestError(response, 400, 'BAD_PARAMETER')
+    expect(body.helpMessage).toBe(
+      'unknown0: is not a known field; unknown1: is not a known field; unknown2: is not a known field; ' +
+        'unknown3: is not a known field; unknown4: is not a known field; and 3 more',
+    )
+  })
+
   it('a missing query parameter', async () => {
     const response = await service.app.inject({ url: '/api/rest/authenticate' })
     expectRestError(response, 400, 'BAD_PARAMETER', /query parameter version: is required/)
