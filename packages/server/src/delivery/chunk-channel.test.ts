@@ -13,7 +13,7 @@ const CHUNK_STARTED_LINE = '{"eventName":"OnChannelInformation","text":"Chunk st
 
 function setup(capacity = 3) {
   const response = new SlowResponse()
-  const queue = new MemoryEventQueue(capacity)
+  const queue = new MemoryEventQueue({ capacity })
   let activity = 0
   const channel = new ChunkChannel(
     response as unknown as ServerResponse,
@@ -55,7 +55,7 @@ describe('ChunkChannel backpressure', () => {
 
   it('tells onDrain once the socket took what waited, after writing the queue, and says when it is paused', () => {
     const response = new SlowResponse()
-    const queue = new MemoryEventQueue(10)
+    const queue = new MemoryEventQueue({ capacity: 10 })
     const drains: number[] = []
     const channel = new ChunkChannel(
       response as unknown as ServerResponse,
@@ -100,7 +100,7 @@ describe('ChunkChannel backpressure', () => {
 
 /** A channel on a real node:http response, read by a raw socket that keeps every byte it receives. */
 async function realChannel(capacity = 3) {
-  const queue = new MemoryEventQueue(capacity)
+  const queue = new MemoryEventQueue({ capacity })
   let responseWrites = 0
   let open: (channel: ChunkChannel) => void = () => {}
   const opened = new Promise<ChunkChannel>((resolve) => {

@@ -9,7 +9,7 @@ import type { EventRewrite } from './event-variants.js'
 
 /**
  * An event serialized once for all its subscriptions: its JSON text, and what every channel's numbered line
- * of it shares (its size in bytes, its text without the closing brace), computed once on first use.
+ * of it shares (its text without the closing brace, encoded), made once on first use.
  */
 export class SerializedEvent {
   /** `json` without its closing brace, encoded once for the numbered lines of every channel. */

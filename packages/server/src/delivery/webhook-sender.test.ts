@@ -53,7 +53,7 @@ class ScriptedTransport {
 
 function setup(capacity = 10, extra: Partial<WebhookSenderOptions> = {}) {
   const clock = new VirtualClock()
-  const queue = new MemoryEventQueue(capacity)
+  const queue = new MemoryEventQueue({ capacity })
   const transport = new ScriptedTransport()
   const states: WebhookSenderState[] = []
   const failures: WebhookFailure[] = []

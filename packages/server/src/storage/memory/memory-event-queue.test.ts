@@ -55,19 +55,19 @@ describe('MemoryEventQueue', () => {
   })
 
   it('when full, drops the oldest and counts them', () => {
-    const queue = filled(new MemoryEventQueue(3), 1, 5)
+    const queue = filled(new MemoryEventQueue({ capacity: 3 }), 1, 5)
     expect(queue.size).toBe(3)
     expect(texts(queue.drain())).toEqual({ events: ['e3', 'e4', 'e5'], lost: 2 })
   })
 
   it('stays correct through its compaction (many more events than its capacity)', () => {
-    const queue = filled(new MemoryEventQueue(3), 1, 20)
+    const queue = filled(new MemoryEventQueue({ capacity: 3 }), 1, 20)
     expect(queue.size).toBe(3)
     expect(texts(queue.drain())).toEqual({ events: ['e18', 'e19', 'e20'], lost: 17 })
   })
 
   it('resets the lost count on drain', () => {
-    const queue = filled(new MemoryEventQueue(2), 1, 4)
+    const queue = filled(new MemoryEventQueue({ capacity: 2 }), 1, 4)
     expect(queue.drain().lost).toBe(2)
     filled(queue, 5, 6)
     expect(texts(queue.drain())).toEqual({ events: ['e5', 'e6'], lost: 0 })
@@ -76,14 +76,14 @@ describe('MemoryEventQueue', () => {
   })
 
   it('hands over an array the queue no longer uses', () => {
-    const queue = filled(new MemoryEventQueue(3), 1, 2)
+    const queue = filled(new MemoryEventQueue({ capacity: 3 }), 1, 2)
     const drained = queue.drain()
     filled(queue, 3, 3)
     expect(texts(drained).events).toEqual(['e1', 'e2'])
   })
 
   it('clear drops the events and the lost count', () => {
-    const queue = filled(new MemoryEventQueue(2), 1, 5)
+    const queue = filled(new MemoryEventQueue({ capacity: 2 }), 1, 5)
     queue.clear()
     expect(queue.size).toBe(0)
     expect(texts(queue.drain())).toEqual({ events: [], lost: 0 })
@@ -92,7 +92,7 @@ describe('MemoryEventQueue', () => {
   })
 
   it('take hands over the oldest events one batch at a time, the lost count with the first', () => {
-    const queue = filled(new MemoryEventQueue(3), 1, 5)
+    const queue = filled(new MemoryEventQueue({ capacity: 3 }), 1, 5)
     expect(texts(queue.take(1))).toEqual({ events: ['e3'], lost: 2 })
     expect(queue.size).toBe(2)
     filled(queue, 6, 6)
@@ -102,7 +102,7 @@ describe('MemoryEventQueue', () => {
   })
 
   it('keeps order, capacity and the lost count when taken one at a time and never empty', () => {
-    const queue = new MemoryEventQueue(3)
+    const queue = new MemoryEventQueue({ capacity: 3 })
     const seen: number[] = []
     let lost = 0
     const take = (taken: QueuedEvents) => {

@@ -75,9 +75,8 @@ export class MemoryEventQueue implements EventQueue {
   private readonly replayMs: number
   private readonly clock: Pick<Clock, 'now'>
 
-  constructor(bounds: EventQueueBounds | number = {}) {
-    const { capacity, replayable, replayMs, clock, budget } =
-      typeof bounds === 'number' ? { capacity: bounds } : bounds
+  constructor(bounds: EventQueueBounds = {}) {
+    const { capacity, replayable, replayMs, clock, budget } = bounds
     this.budget = budget
     this.capacity = capacity ?? DEFAULT_QUEUE_CAPACITY
     this.replayable = replayable ?? DEFAULT_REPLAYABLE_EVENTS
