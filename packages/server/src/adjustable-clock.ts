@@ -1,6 +1,7 @@
 /**
  * The clock of the running service (docs/control-plane.md, "The clock"): the system's time plus an offset
- * that the control plane sets forward. Its timers are kept with the time they are due at, on that clock:
+ * that the control plane sets forward, and a reset or restore sets back (`setOffset`). Its timers are kept
+ * with the time they are due at, on that clock:
  * moving it forward fires at once, in due order, the timers that fall due, and re-arms the others for the
  * time left, so that ringing, park, session and subscription timeouts behave as if the time had passed.
  * Otherwise it is the SystemClock: real timers, unref'd (a sleep's is not, as a bare setTimeout would not be).
@@ -90,6 +91,21 @@ export class AdjustableClock implements Clock {
    */
   restore(offsetMs: number): void {
     if (offsetMs > this.#offset) this.advance(offsetMs - this.#offset)
+  }
+
+  /**
+   * Sets the clock to `offsetMs` ahead of the system's time, back as well as forward (a reset or restore of
+   * the platform: docs/sandbox.md). Forward, it is an `advance`; back, the timers keep the time they are due
+   * at, on this clock, and are re-armed for the longer wait.
+   */
+  setOffset(offsetMs: number): void {
+    if (!Number.isFinite(offsetMs)) throw new RangeError(`Not an offset: ${offsetMs} ms`)
+    if (offsetMs >= this.#offset) {
+      this.advance(offsetMs - this.#offset)
+      return
+    }
+    this.#offset = offsetMs
+    for (const entry of this.#scheduled) this.#arm(entry)
   }
 
   #schedule(delayMs: number, callback: () => void, unref: boolean): Timer {

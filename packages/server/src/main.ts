@@ -228,6 +228,7 @@ async function main(): Promise<void> {
       ...running.platform,
       telephony: running.telephony,
       adjustableClock,
+      states: running.states,
       // In a cluster the control plane's switch-over is this node's real loss (docs/control-plane.md).
       ...(cluster && {
         node: {

@@ -38,13 +38,14 @@ import { CallLogRecorder } from './platform/comlog/call-log-recorder.js'
 import { ComlogService } from './platform/comlog/comlog-service.js'
 import { EventSummaryService } from './platform/comlog/event-summary.js'
 import { Directory } from './platform/directory/directory.js'
-import { planImport } from './platform/directory/directory-import.js'
+import { importDirectory, planImport } from './platform/directory/directory-import.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
-import type { ChangeNotices, Clock, ClockOffsetStore } from './platform/ports.js'
+import type { ChangeNotices, Clock, ClockOffsetStore, DirectorySnapshot } from './platform/ports.js'
 import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
+import { PlatformStates } from './platform/sandbox/platform-states.js'
 import {
   defaultGraceSeconds,
   SessionManager,
@@ -80,6 +81,7 @@ import { SqlCallStore } from './storage/sql/sql-call-store.js'
 import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
 import { SqlComlogStore } from './storage/sql/sql-comlog-store.js'
 import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
+import { SqlPlatformImages } from './storage/sql/sql-platform-images.js'
 import { SqlRoutingStore } from './storage/sql/sql-routing-store.js'
 import { SqlVoicemailStore } from './storage/sql/sql-voicemail-store.js'
 
@@ -192,6 +194,8 @@ export interface RunningPlatform {
   webhookSecret: string
   /** This node's Prometheus metrics, which the control plane serves (docs/operations.md, "Metrics"). */
   metrics: ServiceMetrics
+  /** Reset, snapshots and restore of the whole platform (docs/sandbox.md), which the control plane serves. */
+  states: PlatformStates
   /** The durable store's database, which the fuzzer reads whole to see what a request changed. */
   database: Kysely<DirectoryDatabase>
   /** The stores of the shared state (sessions, subscriptions, licenses...), read by the fuzzer likewise. */
@@ -459,6 +463,36 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       product: PRODUCT,
       ...(options.cluster && { cluster: { nodeId: options.cluster.nodeId } }),
     }
+    const clockOffsets = new SqlClockOffsetStore(serviceTables(db))
+    // The directory file's state, hashed at the first reset only (a few scrypt hashes: docs/sandbox.md).
+    let fileDirectory: Promise<DirectorySnapshot> | undefined
+    const states = new PlatformStates({
+      images: new SqlPlatformImages(db),
+      fileDirectory: () => {
+        fileDirectory ??= importDirectory(document, sourceDigest, undefined, hasher).catch(
+          (error: unknown) => {
+            fileDirectory = undefined
+            throw error
+          },
+        )
+        return fileDirectory
+      },
+      directory,
+      routing,
+      eventSummary,
+      voicemail,
+      sessions,
+      telephony,
+      devices: () => telephonyDirectory.devices(),
+      loginAttempts: [shared.loginAttempts.login, shared.loginAttempts.address],
+      system,
+      readiness,
+      clock,
+      clockOffsets,
+      notices,
+      onReloadFailure: (error) =>
+        reportError(error, 'the platform was not reloaded after a restore on another node'),
+    })
     metrics.readFrom({
       openSessions: () => sessions.openCount(),
       subscriptions: () => outlets.subscriptionCount,
@@ -473,7 +507,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       platform,
       imported: source !== previous,
       completeImport: () => directory.completeImport(),
-      clockOffsets: new SqlClockOffsetStore(serviceTables(db)),
+      clockOffsets,
+      states,
       changeNotices: notices,
       events,
       telephony,

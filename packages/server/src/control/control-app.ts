@@ -22,6 +22,7 @@ import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
+import type { PlatformStates } from '../platform/sandbox/platform-states.js'
 import type { SystemStatusService } from '../platform/system/system-status-service.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import { operatorToken } from './operator-token.js'
@@ -36,6 +37,7 @@ import { pickupGroupRoutes } from './routes/pickup-groups.js'
 import type { ControlTelephony } from './routes/route-support.js'
 import { routingRoutes } from './routes/routing.js'
 import { simulatedDeviceRoutes } from './routes/simulated-devices.js'
+import { snapshotRoutes } from './routes/snapshots.js'
 import { userRoutes } from './routes/users.js'
 import { voicemailRoutes } from './routes/voicemail.js'
 
@@ -72,6 +74,8 @@ export interface ControlPlatform {
   system?: SystemStatusService
   /** The node's Prometheus metrics: with them, `GET /metrics` (docs/operations.md, "Metrics"). */
   metrics?: ServiceMetrics
+  /** Reset, snapshots and restore of the platform: with them, their routes (docs/sandbox.md). */
+  states?: PlatformStates
 }
 
 /** Options of the control plane. */
@@ -120,7 +124,7 @@ export async function buildControlApp(
         description:
           'Provisioning of the directory: users and their devices, in the directory file format; ' +
           "simulation: calls, simulated devices and outside parties; users' routing; the clock; " +
-          'fault injection. ' +
+          'fault injection; reset, snapshots and restore of the whole platform. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
@@ -167,6 +171,7 @@ export async function buildControlApp(
   if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
   if (system) await app.register(healthRoutes, { prefix, system })
+  if (platform.states) await app.register(snapshotRoutes, { prefix, states: platform.states })
   const { metrics } = platform
   if (metrics)
     app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) =>

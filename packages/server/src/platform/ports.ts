@@ -34,6 +34,7 @@ import type {
   EngineRequest,
   EngineRequestHandler,
 } from './telephony/engine-request.js'
+import type { PortableEngineState } from './telephony/restored-state.js'
 import type { TelephonyState } from './telephony/telephony-state.js'
 import type {
   MailboxCounters,
@@ -111,10 +112,12 @@ export interface RoutingStore {
 
 /**
  * What durable state a node holds in memory, by kind: the directory's accounts (key: the login name) and
- * settings, users' routing profiles (key: the login name), the clock's offset (key: `offset`); and the sessions
- * it uses from its cache (key: the id of a session that closed; platform/sessions/cached-session-store.ts).
+ * settings, users' routing profiles (key: the login name), the clock's offset (key: `offset` when it moved
+ * forward, `set` when a reset or restore set it, possibly back); the sessions it uses from its cache (key: the
+ * id of a session that closed; platform/sessions/cached-session-store.ts); and the platform as a whole (key:
+ * `restored`: a reset or restore replaced it; platform/sandbox/platform-states.ts).
  */
-export type ChangeTopic = 'directory' | 'routing' | 'clock' | 'sessions'
+export type ChangeTopic = 'directory' | 'routing' | 'clock' | 'sessions' | 'platform'
 
 /** The key of a notice that says: reload everything of the topic (an import, or notices possibly missed). */
 export const EVERY_KEY = '*'
@@ -709,6 +712,8 @@ export interface LoginAttemptStore {
   succeed(key: string, mode: 'reset' | 'undo', now: number): Promise<void>
   /** The time left on the key's lock at `now`, 0 when it is not locked. */
   lockedFor(key: string, now: number): Promise<number>
+  /** Forgets every attempt and lock of this kind of key (a reset of the platform: docs/sandbox.md). */
+  clear(): Promise<void>
 }
 
 /**
@@ -798,4 +803,52 @@ export interface VoicemailStore {
   delete(loginName: string, voicemailIds: readonly string[]): Promise<StoredVoiceMessage[]>
   /** The mailbox's counters. */
   counters(loginName: string): Promise<MailboxCounters>
+}
+
+/**
+ * The durable state of the platform at one moment (docs/sandbox.md): what a snapshot keeps and a restore puts
+ * back. The engine's part is read by the platform, which restores it through the engine; the rest is in the
+ * store's own form, which only the store reads.
+ */
+export interface PlatformImage {
+  /** How far ahead of the system's time the service's clock was, in milliseconds. */
+  readonly clockOffsetMs: number
+  /** The call engine's state; undefined before the engine first stored one. */
+  readonly engine: PortableEngineState | undefined
+  /** The directory, users' routing, the communication log, voice messages: the store's own rows. */
+  readonly tables: unknown
+}
+
+/** A snapshot as listed: its name, when it was taken (the service's time) and its size. */
+export interface SnapshotInfo {
+  name: string
+  takenAt: number
+  bytes: number
+}
+
+/**
+ * Durable storage of the platform's images (docs/sandbox.md): reading and replacing the whole durable state,
+ * and named snapshots of it, kept in the same database (they survive restarts; a cluster's nodes share them).
+ */
+export interface PlatformImageStore {
+  /** Reads the whole durable state from one snapshot of the database. */
+  capture(): Promise<PlatformImage>
+  /**
+   * The image of a platform that holds only `directory`: no routing, no log, no message, the clock not set
+   * ahead, and no engine state (the platform makes the engine's from the directory's devices).
+   */
+  baseline(directory: DirectorySnapshot): PlatformImage
+  /**
+   * Replaces the durable state by the image's, in one transaction, except the engine's: the platform restores
+   * that through the engine (the `restoreState` command), which stores it like any other.
+   */
+  restore(image: PlatformImage): Promise<void>
+  /** Keeps `image` under `name`, replacing a snapshot of that name. */
+  save(name: string, image: PlatformImage, takenAt: number): Promise<SnapshotInfo>
+  /** The snapshot named `name`; undefined when there is none. */
+  load(name: string): Promise<PlatformImage | undefined>
+  /** Every snapshot, by name. */
+  list(): Promise<SnapshotInfo[]>
+  /** Deletes the snapshot; false when there was none. */
+  delete(name: string): Promise<boolean>
 }

@@ -76,6 +76,16 @@ export class EventSummaryService {
     return next
   }
 
+  /**
+   * Forgets the summaries published (a reset or restore replaced the log and the messages, and closed every
+   * session: docs/sandbox.md), once the refreshes under way are done: the next change of a user's counters
+   * publishes them, whatever was published before.
+   */
+  async restored(): Promise<void> {
+    await this.idle()
+    this.#published.clear()
+  }
+
   /** Resolves once every refresh asked so far is done (tests). */
   async idle(): Promise<void> {
     await Promise.all(this.#pending.values())

@@ -309,6 +309,24 @@ export class Directory {
     await this.importCompleted?.catch(() => undefined)
   }
 
+  /**
+   * Reloads the whole directory from the store, which a reset or restore of the platform replaced
+   * (docs/sandbox.md), in turn with the changes; passwords verified lately are forgotten with it. Unlike a
+   * reload another node asked for, a failure is the caller's.
+   */
+  async restored(): Promise<void> {
+    await this.completeImport()
+    await this.enqueue(async () => {
+      const snapshot = await this.store.load()
+      if (snapshot === undefined) throw new Error('The restored directory has no settings')
+      // Indexed anew, in the store's order, as at a start: what lists the accounts lists them the same.
+      for (const loginName of [...this.byLoginName.keys()]) this.forget(loginName)
+      this.settings = snapshot.settings
+      for (const account of snapshot.accounts) this.index(account)
+      this.verified?.clear()
+    })
+  }
+
   /** The stored user in the directory file's format, without its password. */
   userEntry(account: UserAccount): ReturnType<typeof userEntry> {
     return userEntry(account)

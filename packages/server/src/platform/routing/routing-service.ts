@@ -84,6 +84,15 @@ export class RoutingService {
   /** The routing of each user as the call engine reads it (undefined: none). */
   readonly lookup: RoutingLookup = (loginName) => this.#profiles.get(loginName)
 
+  /** Reloads every profile from the store, which a reset or restore replaced (docs/sandbox.md). */
+  async restored(): Promise<void> {
+    await this.#enqueue(async () => {
+      const all = await this.#store.loadAll()
+      this.#profiles.clear()
+      for (const [login, profile] of all) this.#profiles.set(login, profile)
+    })
+  }
+
   /** The user's profile; NO_ROUTING when nothing was set. */
   profileOf(loginName: string): RoutingProfile {
     return this.#profiles.get(loginName) ?? NO_ROUTING

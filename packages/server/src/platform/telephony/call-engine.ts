@@ -12,6 +12,7 @@ import { parkOperations } from './operations/park.js'
 import { redirectOperations } from './operations/redirect.js'
 import { simulationOperations } from './operations/simulation.js'
 import { transferOperations } from './operations/transfer.js'
+import { restoredState } from './restored-state.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { EngineCommand, TelephonyState } from './telephony-state.js'
 import { Transaction } from './transaction.js'
@@ -53,7 +54,9 @@ export type Operation<C extends EngineCommand = EngineCommand> = (
   context: EngineContext,
 ) => string | undefined
 
-type Operations = { [T in EngineCommand['type']]: Operation<Extract<EngineCommand, { type: T }>> }
+/** Every command but `restoreState`, which replaces the state rather than run on it (restored-state.ts). */
+type OperationType = Exclude<EngineCommand['type'], 'restoreState'>
+type Operations = { [T in OperationType]: Operation<Extract<EngineCommand, { type: T }>> }
 
 const OPERATIONS: Operations = {
   ...basicOperations,
@@ -73,6 +76,7 @@ export function execute(
   now: number,
   context: EngineContext,
 ): EngineResult {
+  if (command.type === 'restoreState') return restoredState(state, command.target)
   const transaction = new Transaction(state, context.directory, now)
   const operation = OPERATIONS[command.type] as Operation
   const callRef = operation(transaction, command, context)

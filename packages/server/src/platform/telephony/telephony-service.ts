@@ -115,6 +115,11 @@ export interface Committed {
   changes: CallChanges
   /** The records of the communication log stored with the command. */
   records: readonly StoredComRecord[]
+  /**
+   * Set when the command was a reset's or restore's `restoreState` (restored-state.ts): the calls it removed
+   * did not end, they never were (no voice message is left, no record written).
+   */
+  restored?: true
 }
 
 /** The answer of a command. */
@@ -133,6 +138,8 @@ interface Step {
   changes: CallChanges
   /** The records of the log the command wrote, stored with its batch. */
   drafts: readonly ComRecordDraft[]
+  /** Set for a `restoreState` command's step (Committed.restored). */
+  restored?: true
   /** Called once the batch is stored and the step's events published, with the step's records. */
   done(records: readonly StoredComRecord[]): void
   /** Called when the batch could not be stored: nothing of the step happened. */
@@ -236,11 +243,15 @@ export class TelephonyService implements Telephony {
       return Promise.reject(error)
     }
     const { callRef, events } = result
+    const restored = command.type === 'restoreState'
+    // After a reset or restore the log follows the calls restored, as after a restart.
+    if (restored) this.#recorder?.restart(allCalls(result.state))
     // A forwarded request is remembered in the state its batch stores (TelephonyState.answered).
     if (requestId !== undefined)
       result = { ...result, state: withAnswered(result.state, requestId, callRef) }
     return new Promise((resolve, reject) => {
       this.#run(result, now, {
+        ...(restored && { restored: true }),
         done: () => {
           ended('done')
           resolve({ ...(callRef !== undefined && { callRef }), events })
@@ -294,7 +305,7 @@ export class TelephonyService implements Telephony {
   #run(
     { state, events, changes }: EngineResult,
     now: number,
-    outcome: Pick<Step, 'done' | 'fail'>,
+    outcome: Pick<Step, 'done' | 'fail' | 'restored'>,
   ): void {
     this.#push({
       before: this.#head,
@@ -382,6 +393,7 @@ export class TelephonyService implements Telephony {
           events: step.events,
           changes: step.changes,
           records: stepRecords,
+          ...(step.restored && { restored: true }),
         })
       step.done(stepRecords)
     }

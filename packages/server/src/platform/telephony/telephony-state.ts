@@ -8,6 +8,7 @@ import { Map as ImmutableMap } from 'immutable'
 import type { PlatformEvent } from '../ports.js'
 import type { AssociatedData } from './associated-data.js'
 import { buildIndex, compareCalls } from './call-index.js'
+import type { PortableEngineState } from './restored-state.js'
 
 /** A party of a call: a device of a directory user, or an outside number. */
 export interface Endpoint {
@@ -262,6 +263,8 @@ export type EngineCommand =
   | { type: 'deviceAnswers'; deviceId: string; callRef?: string }
   | { type: 'deviceHangsUp'; deviceId: string }
   | { type: 'setDevice'; deviceId: string; autoAnswer?: boolean; state?: OperationalState }
+  // A reset or restore of the platform (restored-state.ts, docs/sandbox.md).
+  | { type: 'restoreState'; target: PortableEngineState }
 
 /** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
 export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'

@@ -45,7 +45,9 @@ export class VoicemailDeposits {
   }
 
   /** After each command of the engine: starts recording the calls a voice mail answered, ends the others. */
-  engineCommitted({ after, changes }: Committed): void {
+  engineCommitted({ after, changes, restored }: Committed): void {
+    // A reset or restore: the messages being left were never left; those of the calls restored start anew.
+    if (restored) this.#abandonAll()
     // The calls the command changed, not those its events name: a call an outside caller sent straight to a
     // voice mail (an immediate forward) tells no user anything.
     const callRefs = new Set(this.#recording.keys())
@@ -92,6 +94,12 @@ export class VoicemailDeposits {
       startedAt: this.#options.clock.now(),
       timer,
     })
+  }
+
+  /** Forgets every message being left, storing none. */
+  #abandonAll(): void {
+    for (const recording of this.#recording.values()) recording.timer.cancel()
+    this.#recording.clear()
   }
 
   #finish(callRef: string, recording: Recording): void {

@@ -173,6 +173,11 @@ export class VoicemailService {
   }
 
   /** How many unread messages the user's mailbox holds (the event summary's voiceMessagesNb). */
+  /** Forgets the recordings uploaded for coming messages: a reset or restore (docs/sandbox.md). */
+  restored(): void {
+    this.#pending.clear()
+  }
+
   async unreadCount(loginName: string): Promise<number> {
     if (!this.hosts(loginName)) return 0
     return (await this.#store.counters(loginName)).unread

@@ -65,6 +65,11 @@ export class MemoryLoginAttemptStore implements LoginAttemptStore {
   }
 
   /** What the store holds, named as the Redis adapter's keys (after the prefix), sorted. */
+  async clear(): Promise<void> {
+    this.records.clear()
+    this.locks.clear()
+  }
+
   heldKeys(): string[] {
     return [
       ...[...this.records.keys()].map((key) => `attempts:${this.scope}:${key}`),

@@ -124,6 +124,23 @@ export class RedisLoginAttemptStore implements LoginAttemptStore {
     return (await LOCKED_FOR.run(this.client, this.keysOf(key), [now])) as number
   }
 
+  /**
+   * Deletes every record and lock of this scope, found with SCAN (a reset of the platform, rare): the keys
+   * come back with the client's prefix, which DEL adds again, so it is taken off first.
+   */
+  async clear(): Promise<void> {
+    const prefix = this.client.options.keyPrefix ?? ''
+    for (const kind of ['attempts', 'attempt-lock']) {
+      const stream = this.client.scanStream({
+        match: `${prefix}${kind}:${this.scope}:*`,
+        count: 500,
+      })
+      for await (const keys of stream as AsyncIterable<string[]>) {
+        if (keys.length > 0) await this.client.del(...keys.map((key) => key.slice(prefix.length)))
+      }
+    }
+  }
+
   /** The record's key and the lock's. */
   private keysOf(key: string): [string, string] {
     return [`attempts:${this.scope}:${key}`, `attempt-lock:${this.scope}:${key}`]

@@ -82,6 +82,7 @@ describe('openDatabase', () => {
           'comlog_user_index',
           'directory_setting',
           'engine_lease',
+          'platform_snapshot',
           'routing_profile',
           'service_state',
           'telephony_call',

@@ -167,6 +167,24 @@ export type VoicemailDatabase = {
   voicemail_message: VoicemailMessageTable
 }
 
+/** One row per named snapshot of the platform (migration 0010); `image` is its serialized PlatformImage. */
+export interface PlatformSnapshotTable {
+  name: string
+  taken_at: number | string
+  bytes: number
+  image: Uint8Array
+}
+
+/** The snapshots' table, as Kysely sees it (`snapshotTables(db)`). */
+export type SnapshotDatabase = {
+  platform_snapshot: PlatformSnapshotTable
+}
+
+/** The database `openDatabase` returned, seen through its snapshots' table (the same instance). */
+export function snapshotTables(db: Kysely<DirectoryDatabase>): Kysely<SnapshotDatabase> {
+  return db as unknown as Kysely<SnapshotDatabase>
+}
+
 /** The database `openDatabase` returned, seen through its voice-mail table (the same instance). */
 export function voicemailTables(db: Kysely<DirectoryDatabase>): Kysely<VoicemailDatabase> {
   return db as unknown as Kysely<VoicemailDatabase>

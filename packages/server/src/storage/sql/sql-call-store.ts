@@ -167,36 +167,49 @@ export function loadCallState(
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      const rest = await trx
-        .selectFrom('telephony_state')
-        .select('value')
-        .where('name', '=', STATE_ROW)
-        .executeTakeFirst()
-      const calls = await trx
-        .selectFrom('telephony_call')
-        .select(['call_ref', 'record'])
-        .orderBy('position')
-        .execute()
-      const devices = await trx
-        .selectFrom('telephony_device')
-        .select(['device_id', 'record'])
-        .orderBy('position')
-        .execute()
-      if (rest === undefined) {
-        if (calls.length > 0 || devices.length > 0)
-          throw new Error('The telephony state has calls or devices but no state row')
-        return undefined
-      }
-      const { state, legacy } = decodeState(
-        rest.value,
-        calls.map((row) => [row.call_ref, row.record] as const),
-        devices.map((row) => [row.device_id, row.record] as const),
-      )
+      const read = await readCallState(trx)
+      if (read === undefined) return undefined
+      const { state, legacy, rest } = read
       // A rest row from before migration 0003 (devices inline) is written anew, devices in rows.
       if (legacy) planner.loaded(undefined, undefined)
-      else planner.loaded(rest.value, state.devices)
+      else planner.loaded(rest, state.devices)
       return state
     })
+}
+
+/**
+ * Reads the engine's state in the caller's transaction (a load, or the capture of the platform's image:
+ * sql-platform-images.ts): the state, whether its rest row is from before migration 0003, and that row.
+ */
+export async function readCallState(
+  trx: Kysely<CallDatabase>,
+): Promise<{ state: TelephonyState; legacy: boolean; rest: string } | undefined> {
+  const rest = await trx
+    .selectFrom('telephony_state')
+    .select('value')
+    .where('name', '=', STATE_ROW)
+    .executeTakeFirst()
+  const calls = await trx
+    .selectFrom('telephony_call')
+    .select(['call_ref', 'record'])
+    .orderBy('position')
+    .execute()
+  const devices = await trx
+    .selectFrom('telephony_device')
+    .select(['device_id', 'record'])
+    .orderBy('position')
+    .execute()
+  if (rest === undefined) {
+    if (calls.length > 0 || devices.length > 0)
+      throw new Error('The telephony state has calls or devices but no state row')
+    return undefined
+  }
+  const decoded = decodeState(
+    rest.value,
+    calls.map((row) => [row.call_ref, row.record] as const),
+    devices.map((row) => [row.device_id, row.record] as const),
+  )
+  return { ...decoded, rest: rest.value }
 }
 
 function callRow([callRef, position, record]: PositionedRow) {

@@ -8,7 +8,7 @@ import type {
   UserRecord,
 } from '../../platform/directory/account.js'
 import type { DirectorySnapshot, DirectoryStore } from '../../platform/ports.js'
-import type { AccountTable, DirectoryDatabase } from './database.js'
+import type { AccountTable, DirectoryDatabase, DirectorySettingTable } from './database.js'
 
 /** At seven parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
 const INSERT_BATCH_SIZE = 100
@@ -45,8 +45,7 @@ export class SqlDirectoryStore implements DirectoryStore {
 
   /** Deletes every account, inserts the snapshot's in batches and upserts the settings, atomically. */
   async replace(snapshot: DirectorySnapshot): Promise<void> {
-    const updatedAt = new Date().toISOString()
-    const rows = snapshot.accounts.map((account) => toRow(account, updatedAt))
+    const { accounts: rows, settings } = directoryRows(snapshot, new Date().toISOString())
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom('account').execute()
       for (let start = 0; start < rows.length; start += INSERT_BATCH_SIZE) {
@@ -57,10 +56,7 @@ export class SqlDirectoryStore implements DirectoryStore {
       }
       await trx
         .insertInto('directory_setting')
-        .values([
-          { name: 'settings', value: JSON.stringify(snapshot.settings) },
-          { name: 'source_digest', value: JSON.stringify(snapshot.sourceDigest) },
-        ])
+        .values(settings)
         .onConflict((oc) =>
           oc.column('name').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
         )
@@ -104,6 +100,20 @@ export class SqlDirectoryStore implements DirectoryStore {
   /** Destroys the Kysely instance, closing the SQLite file or ending the PostgreSQL pool. */
   async close(): Promise<void> {
     await this.#db.destroy()
+  }
+}
+
+/** The directory's rows: its accounts', and its settings' (`directory_setting`). */
+export function directoryRows(
+  snapshot: DirectorySnapshot,
+  updatedAt: string,
+): { accounts: Insertable<AccountTable>[]; settings: Insertable<DirectorySettingTable>[] } {
+  return {
+    accounts: snapshot.accounts.map((account) => toRow(account, updatedAt)),
+    settings: [
+      { name: 'settings', value: JSON.stringify(snapshot.settings) },
+      { name: 'source_digest', value: JSON.stringify(snapshot.sourceDigest) },
+    ],
   }
 }
 

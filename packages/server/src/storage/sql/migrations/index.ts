@@ -9,6 +9,7 @@ import { comlogMigration } from './0006-comlog.js'
 import { comlogUserIndexMigration } from './0007-comlog-user-index.js'
 import { voicemailMigration } from './0008-voicemail.js'
 import { engineLeaseMigration } from './0009-engine-lease.js'
+import { platformSnapshotMigration } from './0010-platform-snapshot.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -21,6 +22,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-comlog-user-index': comlogUserIndexMigration,
   '0008-voicemail': voicemailMigration,
   '0009-engine-lease': engineLeaseMigration,
+  '0010-platform-snapshot': platformSnapshotMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */

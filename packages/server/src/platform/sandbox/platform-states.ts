@@ -1,0 +1,199 @@
+/**
+ * Reset, snapshots and restore of the whole platform (docs/sandbox.md): what a test suite runs between its
+ * tests to start each from a known state. An image of the durable state (PlatformImageStore) is taken, kept
+ * under a name, and put back; `reset` puts back the directory file's state. Putting an image back ends every
+ * session (with their subscriptions, channels and searches), forgets the login throttle's attempts and the
+ * faults, brings the platform's links up, replaces the durable state but the engine's, reloads what each node
+ * holds in memory of it, and gives the engine the image's calls, devices, timers and call backs through its
+ * `restoreState` command. One reset, snapshot or restore runs at a time on a node.
+ */
+import { PlatformError } from '../platform-error.js'
+import type {
+  ChangeNotices,
+  Clock,
+  ClockOffsetStore,
+  DirectorySnapshot,
+  LoginAttemptStore,
+  PlatformImage,
+  PlatformImageStore,
+  SnapshotInfo,
+} from '../ports.js'
+import type { SessionCloseCause } from '../sessions/session-state.js'
+import { freshEngineState } from '../telephony/restored-state.js'
+import type { DeviceRecord, EngineCommand } from '../telephony/telephony-state.js'
+
+/** A snapshot's name: what a path segment and a file name can both hold. */
+const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+/** The notice that tells the other nodes of a cluster to reload what they hold (ChangeTopic `platform`). */
+const RESTORED = 'restored'
+
+/** A clock that a restore can set to an offset from the system's time, back as well as forward. */
+export interface OffsetClock extends Clock {
+  readonly offsetMs: number
+  setOffset(offsetMs: number): void | Promise<void>
+}
+
+/** What a reset or restore did. */
+export interface RestoreOutcome {
+  /** The snapshot put back; absent for a reset. */
+  snapshot?: string
+  /** Sessions it closed. */
+  sessionsClosed: number
+  /** Calls in progress before, which it ended (or replaced by the image's). */
+  callsEnded: number
+  /** Calls in progress after: the image's. */
+  calls: number
+  /** How long it took, in milliseconds of the system's time. */
+  durationMs: number
+}
+
+/** Where each part of the platform is reached. */
+export interface PlatformStatesOptions {
+  images: PlatformImageStore
+  /** The directory file's state, with its passwords hashed: what a reset puts back. */
+  fileDirectory: () => Promise<DirectorySnapshot>
+  directory: { completeImport(): Promise<void>; restored(): Promise<void> }
+  routing: { restored(): Promise<void> }
+  eventSummary: { restored(): Promise<void> }
+  voicemail: { restored(): void }
+  sessions: { closeAll(cause: SessionCloseCause): Promise<number> }
+  telephony: {
+    execute(command: EngineCommand): Promise<unknown>
+    idle(): Promise<void>
+    readonly state: { calls: { size: number } }
+  }
+  /** The devices of the directory as it is now: the engine's after a reset. */
+  devices: () => DeviceRecord[]
+  loginAttempts: readonly LoginAttemptStore[]
+  /** The platform's links and license warning, brought back to healthy. */
+  system: {
+    setPbxLink(up: boolean): Promise<unknown>
+    setCtiLink(up: boolean): Promise<unknown>
+    clearLicenseWarning(): Promise<unknown>
+  }
+  readiness: { clear(): boolean }
+  clock: Clock
+  /** Where the clock's offset is kept: a node told of a restore sets its clock from it. */
+  clockOffsets: ClockOffsetStore
+  notices: ChangeNotices
+  /** Told of a reload asked by another node that failed. */
+  onReloadFailure: (error: unknown) => void
+}
+
+export class PlatformStates {
+  readonly #options: PlatformStatesOptions
+  /** The tail of the queue: one reset, snapshot or restore at a time. */
+  #queue: Promise<unknown> = Promise.resolve()
+
+  constructor(options: PlatformStatesOptions) {
+    this.#options = options
+    options.notices.follow('platform', () =>
+      this.#reload().catch((error: unknown) => options.onReloadFailure(error)),
+    )
+  }
+
+  /** Every snapshot, by name. */
+  list(): Promise<SnapshotInfo[]> {
+    return this.#options.images.list()
+  }
+
+  /** Takes the platform's state now and keeps it under `name`, replacing a snapshot of that name. */
+  snapshot(name: string): Promise<SnapshotInfo> {
+    checkName(name)
+    return this.#enqueue(async () => {
+      const { images, directory, telephony, clock } = this.#options
+      await directory.completeImport()
+      // The engine's state as stored holds every command answered so far.
+      await telephony.idle()
+      return images.save(name, await images.capture(), clock.now())
+    })
+  }
+
+  /** Puts back the snapshot `name`; NOT_FOUND when there is none. */
+  restore(name: string): Promise<RestoreOutcome> {
+    checkName(name)
+    return this.#enqueue(async () => {
+      const image = await this.#options.images.load(name)
+      if (image === undefined) throw notFound(name)
+      return { snapshot: name, ...(await this.#putBack(image)) }
+    })
+  }
+
+  /** Puts back the directory file's state: no routing, log, message, call nor session; the clock not ahead. */
+  reset(): Promise<RestoreOutcome> {
+    return this.#enqueue(async () => {
+      const { images, fileDirectory } = this.#options
+      return this.#putBack(images.baseline(await fileDirectory()))
+    })
+  }
+
+  /** Deletes the snapshot `name`; NOT_FOUND when there is none. */
+  delete(name: string): Promise<void> {
+    checkName(name)
+    return this.#enqueue(async () => {
+      if (!(await this.#options.images.delete(name))) throw notFound(name)
+    })
+  }
+
+  async #putBack(image: PlatformImage): Promise<Omit<RestoreOutcome, 'snapshot'>> {
+    const started = performance.now()
+    const options = this.#options
+    const { telephony } = options
+    await options.directory.completeImport()
+    const sessionsClosed = await options.sessions.closeAll('RELEASED')
+    await Promise.all(options.loginAttempts.map((store) => store.clear()))
+    await options.system.setPbxLink(true)
+    await options.system.setCtiLink(true)
+    await options.system.clearLicenseWarning()
+    await telephony.idle()
+    const callsEnded = telephony.state.calls.size
+    await options.images.restore(image)
+    await this.#reload()
+    // The engine's devices after a reset are those of the directory now restored.
+    await telephony.execute({
+      type: 'restoreState',
+      target: image.engine ?? freshEngineState(options.devices()),
+    })
+    await options.notices.announce('platform', RESTORED)
+    return {
+      sessionsClosed,
+      callsEnded,
+      calls: telephony.state.calls.size,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    }
+  }
+
+  /** Reloads what this node holds of the durable state, which a restore replaced (here or on another node). */
+  async #reload(): Promise<void> {
+    const options = this.#options
+    await options.directory.restored()
+    await options.routing.restored()
+    await options.eventSummary.restored()
+    options.voicemail.restored()
+    options.readiness.clear()
+    const { clock } = options
+    if (isOffsetClock(clock)) await clock.setOffset(await options.clockOffsets.load())
+  }
+
+  #enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const done = this.#queue.then(task)
+    this.#queue = done.catch(() => undefined)
+    return done
+  }
+}
+
+function isOffsetClock(clock: Clock): clock is OffsetClock {
+  return typeof (clock as Partial<OffsetClock>).setOffset === 'function'
+}
+
+function checkName(name: string): void {
+  if (!SNAPSHOT_NAME.test(name))
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      `name: "${name}" is no snapshot name: 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    )
+}
+
+function notFound(name: string): PlatformError {
+  return new PlatformError('NOT_FOUND', `There is no snapshot named "${name}"`)
+}

@@ -1,0 +1,78 @@
+/**
+ * The engine's state as a snapshot of the platform keeps it (docs/sandbox.md): plain JSON, the calls a list,
+ * so that it is stored, forwarded to the engine's owner and compared like any record; and the state the
+ * engine's `restoreState` command makes of it. The command is the one way a reset or a restore changes the
+ * engine: it runs, is stored and is followed by the replicas like any other command.
+ */
+import { callChanges } from './call-changes.js'
+import type { EngineResult } from './call-engine.js'
+import {
+  allCalls,
+  type CallRecord,
+  type DeviceRecord,
+  type PendingTimer,
+  type StoredCallback,
+  type TelephonyState,
+  withCalls,
+} from './telephony-state.js'
+
+/** What the engine holds, as a snapshot keeps it. */
+export interface PortableEngineState {
+  /** The engine's sequence then; a restore never takes it back (below). */
+  sequence: number
+  /** The calls in progress, oldest first. */
+  calls: CallRecord[]
+  devices: Record<string, DeviceRecord>
+  timers: PendingTimer[]
+  callbacks: Record<string, StoredCallback[]>
+}
+
+/** `state` as a snapshot keeps it. */
+export function portableState(state: TelephonyState): PortableEngineState {
+  return {
+    sequence: state.sequence,
+    calls: allCalls(state),
+    devices: state.devices,
+    timers: state.timers,
+    callbacks: state.callbacks ?? {},
+  }
+}
+
+/** The engine of a platform that has just started on these devices: no call, no timer, no call back. */
+export function freshEngineState(devices: readonly DeviceRecord[]): PortableEngineState {
+  return {
+    sequence: 0,
+    calls: [],
+    devices: Object.fromEntries(devices.map((device) => [device.deviceId, device])),
+    timers: [],
+    callbacks: {},
+  }
+}
+
+/**
+ * The result of the `restoreState` command on `current`: the calls, devices, timers and call backs of
+ * `target`, and nothing of what `current` held of them. It publishes nothing: the reset or restore that asks
+ * for it has closed every session first, and a call that vanishes leaves no record in the log, which the
+ * restore replaces too. Two things are kept from `current`, so that no identifier is ever given twice: the
+ * sequence (the greater of the two: the callRefs and timer ids made after the restore are new), and the key
+ * of the callRefs. The cluster's bookkeeping (batch, answered requests, unpublished events) is kept too.
+ */
+export function restoredState(
+  current: TelephonyState,
+  target: PortableEngineState,
+): Omit<EngineResult, 'callRef'> {
+  // Fresh objects: the store finds changed devices by identity, and the snapshot stays as it was.
+  const restored: PortableEngineState = structuredClone(target)
+  const state = withCalls(
+    {
+      ...current,
+      sequence: Math.max(current.sequence, restored.sequence),
+      devices: restored.devices,
+      timers: restored.timers,
+      callbacks: restored.callbacks,
+    },
+    restored.calls,
+  )
+  // Every call of the target is a new object, hence written anew; those only `current` has are removed.
+  return { state, events: [], changes: callChanges(current, state) }
+}
