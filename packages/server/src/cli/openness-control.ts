@@ -63,6 +63,14 @@ Time and faults:
   faults switch-over [seconds]                 drops every session; NOT_READY meanwhile (default 5 s)
   faults clear                                 ends the fault in force
 
+State (docs/sandbox.md):
+  reset                                        back to the directory file's state: sessions, calls,
+                                               routing, logs and messages gone, the clock not ahead
+  snapshots list                               the snapshots kept
+  snapshots save <name>                        keeps the platform's state under a name
+  snapshots restore <name>                     puts it back (every session is closed)
+  snapshots delete <name>                      deletes the snapshot
+
 Options:
   --url <url>       the control plane (default: $CONTROL_URL, else ${DEFAULT_CONTROL_URL})
   --token <token>   the operator token (default: $CONTROL_TOKEN; the service prints it at start)
@@ -181,6 +189,24 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     path: () => '/faults',
     done: () => 'No fault is in force any more.',
   },
+  reset: { args: [], method: 'POST', path: () => '/reset' },
+  'snapshots list': { args: [], method: 'GET', path: () => '/snapshots' },
+  'snapshots save': { args: ['name'], method: 'PUT', path: snapshotPath },
+  'snapshots restore': {
+    args: ['name'],
+    method: 'POST',
+    path: (args) => `${snapshotPath(args)}/restore`,
+  },
+  'snapshots delete': {
+    args: ['name'],
+    method: 'DELETE',
+    path: snapshotPath,
+    done: (args) => `Deleted snapshot ${args['name']}.`,
+  },
+}
+
+function snapshotPath(args: Readonly<Record<string, string>>): string {
+  return `/snapshots/${segment(args['name'] ?? '')}`
 }
 
 function simulatedDevicePath(args: Readonly<Record<string, string>>): string {
@@ -263,11 +289,16 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
     io.out(USAGE)
     return EXIT.ok
   }
-  const name = positionals.slice(0, 2).join(' ')
+  // Commands are two words (`users list`), or one (`reset`).
+  const twoWords = positionals.slice(0, 2).join(' ')
+  const name = COMMANDS[twoWords] === undefined ? (positionals[0] ?? '') : twoWords
   const command = COMMANDS[name]
   if (command === undefined)
-    throw new CliError(name === '' ? 'no command given' : `unknown command '${name}'`, EXIT.usage)
-  const given = positionals.slice(2)
+    throw new CliError(
+      twoWords === '' ? 'no command given' : `unknown command '${twoWords}'`,
+      EXIT.usage,
+    )
+  const given = positionals.slice(name.split(' ').length)
   const optional = command.optional ?? []
   if (given.length < command.args.length || given.length > command.args.length + optional.length)
     throw new CliError(

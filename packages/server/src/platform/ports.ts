@@ -819,6 +819,16 @@ export interface PlatformImage {
   readonly tables: unknown
 }
 
+/** What a restore changed of what nodes hold in memory: the accounts, the settings, the routing profiles. */
+export interface RestoredRows {
+  /** The login names of the accounts it added, changed or deleted. */
+  accounts: string[]
+  /** Whether the directory's settings changed (another directory file's image). */
+  settings: boolean
+  /** The login names of the routing profiles it added, changed or deleted. */
+  routing: string[]
+}
+
 /** A snapshot as listed: its name, when it was taken (the service's time) and its size. */
 export interface SnapshotInfo {
   name: string
@@ -840,9 +850,11 @@ export interface PlatformImageStore {
   baseline(directory: DirectorySnapshot): PlatformImage
   /**
    * Replaces the durable state by the image's, in one transaction, except the engine's: the platform restores
-   * that through the engine (the `restoreState` command), which stores it like any other.
+   * that through the engine (the `restoreState` command), which stores it like any other. Only the rows that
+   * differ are written; the answer names the accounts and routing profiles among them, which are all a node
+   * must reload.
    */
-  restore(image: PlatformImage): Promise<void>
+  restore(image: PlatformImage): Promise<RestoredRows>
   /** Keeps `image` under `name`, replacing a snapshot of that name. */
   save(name: string, image: PlatformImage, takenAt: number): Promise<SnapshotInfo>
   /** The snapshot named `name`; undefined when there is none. */

@@ -4,11 +4,14 @@
  * whole before and after (the fuzzer's reader: fuzz/state-snapshot.ts) and compared as a whole.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { AdjustableClock } from '../../src/adjustable-clock.js'
+import { type CliIo, run } from '../../src/cli/openness-control.js'
 import { buildControlApp } from '../../src/control/control-app.js'
 import { keptClock } from '../../src/kept-clock.js'
 import { DEFAULT_THROTTLE_POLICIES } from '../../src/platform/auth/authenticator.js'
@@ -87,7 +90,7 @@ async function comparableState(sandbox: Sandbox, rehashed = false): Promise<Stat
   const state = await stateSnapshot(sandbox.service.running)
   delete state['table platform_snapshot']
   // The order the directory holds its accounts in is no state: a first start has the file's, a restart the
-  // store's (by login name), as a restore.
+  // store's (by login name), a restore appends those it changed.
   // Nor the order of an account's fields.
   const accounts = JSON.parse(state['accounts'] ?? '[]') as { loginName: string }[]
   accounts.sort((a, b) => a.loginName.localeCompare(b.loginName))
@@ -286,5 +289,57 @@ describe('reset', () => {
       headers: { authorization: basic('bob') },
     })
     expect(sessions.statusCode).toBe(200)
+  })
+})
+
+describe('the command line', () => {
+  async function cliOn(sandbox: Sandbox) {
+    await sandbox.control.listen({ host: '127.0.0.1', port: 0 })
+    const url = `http://127.0.0.1:${(sandbox.control.server.address() as AddressInfo).port}`
+    return async (...argv: string[]) => {
+      let out = ''
+      let err = ''
+      const io: CliIo = {
+        out: (text) => {
+          out += text
+        },
+        err: (text) => {
+          err += text
+        },
+        stdin: async () => '',
+        env: { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
+      }
+      return { code: await run(argv, io), out, err }
+    }
+  }
+
+  it('saves, lists, restores and deletes snapshots, and resets', async () => {
+    const sandbox = await start()
+    const cli = await cliOn(sandbox)
+    const saved = await cli('snapshots', 'save', 'base')
+    expect(saved.code, saved.err).toBe(0)
+    expect(parse(saved.out)).toMatchObject({ name: 'base', bytes: expect.any(Number) })
+    await ok(sandbox, 'PATCH', '/users/bob', { department: 'Changed' })
+    expect(parse((await cli('snapshots', 'list')).out)).toMatchObject({
+      snapshots: [{ name: 'base' }],
+    })
+    const restored = await cli('snapshots', 'restore', 'base')
+    expect(parse(restored.out)).toMatchObject({ snapshot: 'base', sessionsClosed: 0 })
+    expect((await ok(sandbox, 'GET', '/users/bob')).json().department).not.toBe('Changed')
+    await ok(sandbox, 'POST', '/clock/advance', { seconds: 10 })
+    const reset = await cli('reset')
+    expect(reset.code, reset.err).toBe(0)
+    expect(parse(reset.out)).toMatchObject({ sessionsClosed: 0, callsEnded: 0, calls: 0 })
+    expect(sandbox.clock.offsetMs).toBe(0)
+    expect(await cli('snapshots', 'delete', 'base')).toEqual({
+      code: 0,
+      out: 'Deleted snapshot base.\n',
+      err: '',
+    })
+    const missing = await cli('snapshots', 'restore', 'base')
+    expect(missing.code).toBe(1)
+    expect(missing.err).toMatch(/There is no snapshot named "base"/)
+    expect((await cli('reset', 'now')).code).toBe(2)
+    expect((await cli('--help')).out).toMatch(/snapshots restore <name>/)
   })
 })

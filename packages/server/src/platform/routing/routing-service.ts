@@ -84,12 +84,14 @@ export class RoutingService {
   /** The routing of each user as the call engine reads it (undefined: none). */
   readonly lookup: RoutingLookup = (loginName) => this.#profiles.get(loginName)
 
-  /** Reloads every profile from the store, which a reset or restore replaced (docs/sandbox.md). */
-  async restored(): Promise<void> {
+  /** Reloads the profiles of these users, which a reset or restore wrote in the store (docs/sandbox.md). */
+  async restored(loginNames: readonly string[]): Promise<void> {
     await this.#enqueue(async () => {
-      const all = await this.#store.loadAll()
-      this.#profiles.clear()
-      for (const [login, profile] of all) this.#profiles.set(login, profile)
+      for (const loginName of loginNames) {
+        const profile = await this.#store.load(loginName)
+        if (profile === undefined) this.#profiles.delete(loginName)
+        else this.#profiles.set(loginName, profile)
+      }
     })
   }
 

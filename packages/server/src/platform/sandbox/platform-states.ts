@@ -8,15 +8,17 @@
  * `restoreState` command. One reset, snapshot or restore runs at a time on a node.
  */
 import { PlatformError } from '../platform-error.js'
-import type {
-  ChangeNotices,
-  Clock,
-  ClockOffsetStore,
-  DirectorySnapshot,
-  LoginAttemptStore,
-  PlatformImage,
-  PlatformImageStore,
-  SnapshotInfo,
+import {
+  type ChangeNotices,
+  type Clock,
+  type ClockOffsetStore,
+  type DirectorySnapshot,
+  EVERY_KEY,
+  type LoginAttemptStore,
+  type PlatformImage,
+  type PlatformImageStore,
+  type RestoredRows,
+  type SnapshotInfo,
 } from '../ports.js'
 import type { SessionCloseCause } from '../sessions/session-state.js'
 import { freshEngineState } from '../telephony/restored-state.js'
@@ -26,6 +28,8 @@ import type { DeviceRecord, EngineCommand } from '../telephony/telephony-state.j
 const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 /** The notice that tells the other nodes of a cluster to reload what they hold (ChangeTopic `platform`). */
 const RESTORED = 'restored'
+/** Beyond this many accounts or profiles written, the other nodes are told to reload them all. */
+const NOTICES_EACH = 100
 
 /** A clock that a restore can set to an offset from the system's time, back as well as forward. */
 export interface OffsetClock extends Clock {
@@ -52,8 +56,11 @@ export interface PlatformStatesOptions {
   images: PlatformImageStore
   /** The directory file's state, with its passwords hashed: what a reset puts back. */
   fileDirectory: () => Promise<DirectorySnapshot>
-  directory: { completeImport(): Promise<void>; restored(): Promise<void> }
-  routing: { restored(): Promise<void> }
+  directory: {
+    completeImport(): Promise<void>
+    restored(written: Pick<RestoredRows, 'accounts' | 'settings'>): Promise<void>
+  }
+  routing: { restored(loginNames: readonly string[]): Promise<void> }
   eventSummary: { restored(): Promise<void> }
   voicemail: { restored(): void }
   sessions: { closeAll(cause: SessionCloseCause): Promise<number> }
@@ -87,8 +94,9 @@ export class PlatformStates {
 
   constructor(options: PlatformStatesOptions) {
     this.#options = options
+    // The accounts and profiles a restore wrote come as their own topics' notices.
     options.notices.follow('platform', () =>
-      this.#reload().catch((error: unknown) => options.onReloadFailure(error)),
+      this.#reloadRest().catch((error: unknown) => options.onReloadFailure(error)),
     )
   }
 
@@ -147,14 +155,16 @@ export class PlatformStates {
     await options.system.clearLicenseWarning()
     await telephony.idle()
     const callsEnded = telephony.state.calls.size
-    await options.images.restore(image)
-    await this.#reload()
+    const written = await options.images.restore(image)
+    await options.directory.restored(written)
+    await options.routing.restored(written.routing)
+    await this.#reloadRest()
     // The engine's devices after a reset are those of the directory now restored.
     await telephony.execute({
       type: 'restoreState',
       target: image.engine ?? freshEngineState(options.devices()),
     })
-    await options.notices.announce('platform', RESTORED)
+    await this.#announce(written)
     return {
       sessionsClosed,
       callsEnded,
@@ -163,16 +173,29 @@ export class PlatformStates {
     }
   }
 
-  /** Reloads what this node holds of the durable state, which a restore replaced (here or on another node). */
-  async #reload(): Promise<void> {
+  /**
+   * Reloads what this node holds of the state a restore replaced (here or on another node), but the accounts
+   * and the routing profiles: the summaries published, the recordings waiting, the faults, the clock.
+   */
+  async #reloadRest(): Promise<void> {
     const options = this.#options
-    await options.directory.restored()
-    await options.routing.restored()
     await options.eventSummary.restored()
     options.voicemail.restored()
     options.readiness.clear()
     const { clock } = options
     if (isOffsetClock(clock)) await clock.setOffset(await options.clockOffsets.load())
+  }
+
+  /** Tells the other nodes of a cluster what to reload (a node alone tells nobody). */
+  async #announce(written: RestoredRows): Promise<void> {
+    const { notices } = this.#options
+    const each = async (topic: 'directory' | 'routing', keys: readonly string[]) => {
+      if (keys.length > NOTICES_EACH) await notices.announce(topic, EVERY_KEY)
+      else await Promise.all(keys.map((key) => notices.announce(topic, key)))
+    }
+    await each('directory', written.settings ? [EVERY_KEY] : written.accounts)
+    await each('routing', written.routing)
+    await notices.announce('platform', RESTORED)
   }
 
   #enqueue<T>(task: () => Promise<T>): Promise<T> {

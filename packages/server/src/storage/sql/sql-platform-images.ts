@@ -11,6 +11,7 @@ import type {
   DirectorySnapshot,
   PlatformImage,
   PlatformImageStore,
+  RestoredRows,
   SnapshotInfo,
 } from '../../platform/ports.js'
 import { portableState } from '../../platform/telephony/restored-state.js'
@@ -35,6 +36,18 @@ const TABLES = [
 ] as const
 
 type TableName = (typeof TABLES)[number]
+
+/** The columns that name a row of each table: its primary key (the index by user, every column). */
+const KEYS: Readonly<Record<TableName, readonly string[]>> = {
+  account: ['login_name'],
+  directory_setting: ['name'],
+  routing_profile: ['login_name'],
+  comlog_record: ['record_id'],
+  comlog_user_index: ['login_name', 'begin_at', 'record_id'],
+  comlog_index_mark: ['name'],
+  voicemail_message: ['voicemail_id'],
+  service_state: ['name'],
+}
 type Row = Record<string, unknown>
 /** What `PlatformImage.tables` holds here: every table's rows. */
 type Tables = Record<TableName, Row[]>
@@ -82,22 +95,17 @@ export class SqlPlatformImages implements PlatformImageStore {
     return { clockOffsetMs: 0, engine: undefined, tables }
   }
 
-  async restore(image: PlatformImage): Promise<void> {
+  async restore(image: PlatformImage): Promise<RestoredRows> {
     const tables = image.tables as Tables
+    const changed = {} as Record<TableName, string[]>
     await this.#db.transaction().execute(async (trx) => {
-      for (const table of TABLES) {
-        await trx.deleteFrom(table).execute()
-        const rows = tables[table]
-        const first = rows[0]
-        if (first === undefined) continue
-        const batch = Math.max(1, Math.floor(MAX_PARAMETERS / Object.keys(first).length))
-        for (let start = 0; start < rows.length; start += batch)
-          await trx
-            .insertInto(table)
-            .values(rows.slice(start, start + batch))
-            .execute()
-      }
+      for (const table of TABLES) changed[table] = await restoreTable(trx, table, tables[table])
     })
+    return {
+      accounts: changed.account,
+      settings: changed.directory_setting.length > 0,
+      routing: changed.routing_profile,
+    }
   }
 
   async save(name: string, image: PlatformImage, takenAt: number): Promise<SnapshotInfo> {
@@ -149,6 +157,57 @@ export class SqlPlatformImages implements PlatformImageStore {
   #snapshots(): Kysely<SnapshotDatabase> {
     return this.#db as Kysely<SnapshotDatabase>
   }
+}
+
+/**
+ * Makes `table` hold exactly `rows`, writing only the rows that differ (a restore between two tests changes
+ * a few rows of thousands): deletes the rows whose key the image lacks or whose columns differ, then
+ * inserts the image's rows that are not there as they are. Answers the keys of the rows it wrote.
+ */
+async function restoreTable(
+  trx: AnyDatabase,
+  table: TableName,
+  rows: readonly Row[],
+): Promise<string[]> {
+  const keyColumns = KEYS[table]
+  const keyOf = (row: Row): string => keyColumns.map((column) => String(row[column])).join('\u0000')
+  const wanted = new Map(rows.map((row) => [keyOf(row), row]))
+  const stale: Row[] = []
+  const kept = new Set<string>()
+  for (const row of (await trx.selectFrom(table).selectAll().execute()) as Row[]) {
+    const key = keyOf(row)
+    const target = wanted.get(key)
+    if (target !== undefined && sameRow(row, target)) kept.add(key)
+    else stale.push(row)
+  }
+  for (const row of stale)
+    await keyColumns
+      .reduce((query, column) => query.where(column, '=', row[column]), trx.deleteFrom(table))
+      .execute()
+  const missing = rows.filter((row) => !kept.has(keyOf(row)))
+  const first = missing[0]
+  if (first !== undefined) {
+    const batch = Math.max(1, Math.floor(MAX_PARAMETERS / Object.keys(first).length))
+    for (let start = 0; start < missing.length; start += batch)
+      await trx
+        .insertInto(table)
+        .values(missing.slice(start, start + batch))
+        .execute()
+  }
+  const written = new Set([...stale.map(keyOf), ...missing.map(keyOf)])
+  return [...written]
+}
+
+/** Whether two rows hold the same values (numbers as PostgreSQL's bigint strings too, bytes by content). */
+function sameRow(stored: Row, image: Row): boolean {
+  for (const [column, value] of Object.entries(image)) {
+    const other = stored[column]
+    if (value instanceof Uint8Array || other instanceof Uint8Array) {
+      if (!(value instanceof Uint8Array && other instanceof Uint8Array)) return false
+      if (Buffer.compare(value, other) !== 0) return false
+    } else if (value !== other && String(value) !== String(other)) return false
+  }
+  return true
 }
 
 /** The clock's offset the `service_state` rows hold; 0 when they hold none. */
