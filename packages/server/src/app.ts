@@ -93,7 +93,7 @@ export async function buildApp(
       await v1.register(userAccountRoutes, { prefix: '/users' })
       // An administrator session's Users service is /logins (specification, "Service"); real clients
       // then address accounts as /logins/{loginName} (wire facts 10.5), so the same routes answer there.
-      await v1.register(userAccountRoutes, { prefix: '/logins' })
+      await v1.register(userAccountRoutes, { prefix: '/logins', operationIdSuffix: 'ViaLogins' })
       await v1.register(subscriptionRoutes)
       await v1.register(notificationRoutes)
       await v1.register(telephonyRoutes, { prefix: '/telephony' })

@@ -8,7 +8,7 @@ import { enumeration } from './enumeration.js'
 import { PartyInfo } from './telephony/party.js'
 
 export const COM_RECORD_ROLES = ['CALLER', 'CALLEE', 'UNKNOWN'] as const
-export const ComRecordRole = enumeration(COM_RECORD_ROLES, { title: 'Role' })
+export const ComRecordRole = enumeration(COM_RECORD_ROLES, { title: 'ComRecordRole' })
 export type ComRecordRole = Static<typeof ComRecordRole>
 
 /** Why a party's part of a call ended (wire facts 8.2); docs/comlog.md maps the engine's causes to them. */
@@ -28,7 +28,7 @@ export const COM_RECORD_REASONS = [
   'NORMAL',
   'UNKNOWN',
 ] as const
-export const ComRecordReason = enumeration(COM_RECORD_REASONS, { title: 'Reason' })
+export const ComRecordReason = enumeration(COM_RECORD_REASONS, { title: 'ComRecordReason' })
 export type ComRecordReason = Static<typeof ComRecordReason>
 
 export const ComRecordParticipant = Type.Object(

@@ -137,6 +137,21 @@ export const PACKAGE_OF_EVENT: ReadonlyMap<string, EventPackage> = new Map(
   ),
 )
 
+/**
+ * One line of a chunk channel (one part in CHUNK_MULTIPART mode): an event, named by `eventName`, with the
+ * fields of the event named; the subscription's events carry `sequence` too, the channel's own messages
+ * (OnChannelInformation) do not.
+ */
+export const ChannelEvent = Type.Object(
+  {
+    eventName: Type.String({ description: 'OnCallCreated, OnChannelInformation...' }),
+    sequence: Type.Optional(
+      Type.Integer({ minimum: 1, description: "the event's number in its subscription" }),
+    ),
+  },
+  { title: 'ChannelEvent' },
+)
+
 /** The channel's own messages: `Chunk started` on every open, `keepalive`, and lost-event notices. */
 export const OnChannelInformation = Type.Object(
   { eventName: Type.Literal('OnChannelInformation'), text: Type.String() },

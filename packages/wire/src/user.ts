@@ -111,7 +111,7 @@ export const CustomAttributes = Type.Object(
 )
 
 /** The identity of a manager or assistant (specification, configManagerAssistant). */
-export const PartyId = Type.Object(
+export const ManagerAssistantId = Type.Object(
   {
     loginName: Type.Optional(Type.String()),
     phoneNumber: Type.Optional(Type.String()),
@@ -129,7 +129,7 @@ export const ManagerAssistantFilter = Type.Object(
   { title: 'ManagerAssistantFilter' },
 )
 const ManagerAssistantParty = {
-  id: PartyId,
+  id: ManagerAssistantId,
   firstName: Type.Optional(Type.String()),
   lastName: Type.Optional(Type.String()),
   displayName: Type.Optional(Type.String()),

@@ -15,6 +15,7 @@ import {
   type SchemaCompilation,
   schemaCompilationOptions,
 } from '../gateway/lazy-schema-compilers.js'
+import { generatorFriendly, SAME_ORIGIN_SERVERS } from '../gateway/openapi-shaping.js'
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { ServiceMetrics } from '../operations/service-metrics.js'
@@ -127,10 +128,14 @@ export async function buildControlApp(
           'fault injection; reset, snapshots and restore of the whole platform. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
+      servers: SAME_ORIGIN_SERVERS,
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
+      // Every route needs the token (plugins/operator-token.ts), so it is declared once for all.
       security: [{ operatorToken: [] }],
     },
     hideUntagged: true,
+    // operationIds derived from method and path; titled schemas named; no HEAD twins.
+    ...generatorFriendly(CONTROL_PATH, () => undefined),
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
 

@@ -1,11 +1,13 @@
 /**
  * The operations the fuzzer sends to: every method and path of the OpenAPI document, read from the document the
  * service builds in this process (src/tools/openapi-document.ts, what `npm run openapi` writes to
- * docs/openapi.json), so that a route added or changed is fuzzed without anyone listing it here.
+ * docs/openapi.json), so that a route added or changed is fuzzed without anyone listing it here. The HEAD twin
+ * of every GET, which Fastify serves and the document leaves out (docs/openapi.md), is fuzzed too; the named
+ * schemas the document references (`#/components/schemas/<Name>`) are inlined.
  */
 import { openApiDocument } from '../../src/tools/openapi-document.js'
 
-/** A JSON Schema as the OpenAPI document carries it (TypeBox's output, inlined). */
+/** A JSON Schema as the OpenAPI document carries it (TypeBox's output), its references inlined. */
 export type JsonSchema = Readonly<Record<string, unknown>>
 
 /** A query parameter of an operation. */
@@ -47,15 +49,36 @@ const METHODS = ['get', 'head', 'post', 'put', 'delete', 'patch'] as const
 export async function fuzzOperations(): Promise<FuzzOperation[]> {
   const document = JSON.parse(await openApiDocument()) as {
     paths: Record<string, Partial<Record<(typeof METHODS)[number], OpenApiOperation>>>
+    components?: { schemas?: Record<string, unknown> }
   }
+  const paths = inlined(document.paths, document.components?.schemas ?? {}) as typeof document.paths
   const operations: FuzzOperation[] = []
-  for (const [path, item] of Object.entries(document.paths)) {
+  for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const operation = item[method]
       if (operation !== undefined) operations.push(fuzzOperation(method, path, operation))
+      if (method === 'get' && operation !== undefined && item.head === undefined)
+        operations.push(fuzzOperation('head', path, operation))
     }
   }
   return operations
+}
+
+const REF_PREFIX = '#/components/schemas/'
+
+/** `node` with every `{ $ref: '#/components/schemas/<Name>' }` replaced by the schema it names. */
+function inlined(node: unknown, schemas: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlined(item, schemas))
+  if (typeof node !== 'object' || node === null) return node
+  const { $ref } = node as { $ref?: unknown }
+  if (typeof $ref === 'string' && $ref.startsWith(REF_PREFIX)) {
+    const name = $ref.slice(REF_PREFIX.length)
+    if (!(name in schemas)) throw new Error(`${$ref}: no such schema in the document`)
+    return inlined(schemas[name], schemas)
+  }
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, inlined(value, schemas)]),
+  )
 }
 
 function fuzzOperation(

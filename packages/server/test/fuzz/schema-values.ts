@@ -2,7 +2,7 @@
  * Values from the JSON Schemas of the OpenAPI document: values that satisfy a schema (so that the input gets
  * past validation to the handler), those values mutated one place at a time (a required field dropped, a field
  * of the wrong type, an unknown field, a huge or deeply nested one), and JSON that has nothing to do with the
- * schema. Only the keywords the document uses are read (fuzz-operations.ts inlines no `$ref`).
+ * schema. Only the keywords the document uses are read (fuzz-operations.ts inlines every `$ref`).
  */
 import fc from 'fast-check'
 import { domainValue } from './domain-values.js'

@@ -28,7 +28,7 @@ export const sessionResolver = fp(
       }, done)
     }
     app.addHook('onRoute', (route) => {
-      if (requirementOf(route) !== 'open') return
+      if (sessionRequirementOf(route) !== 'open') return
       prependRouteHook(route, 'onRequest', resolveSession)
     })
   },
@@ -38,8 +38,13 @@ export const sessionResolver = fp(
 const noSession = () =>
   new PlatformError('INVALID_SESSION', 'No valid session: log in and open a session again')
 
-/** The route's declared requirement; routes of version 1.0 need an open session unless they say otherwise. */
-function requirementOf(route: RouteOptions): SessionRequirement {
+/**
+ * The route's declared requirement; routes of version 1.0 need an open session unless they say otherwise. The
+ * OpenAPI document declares each operation's security from it (plugins/openapi.ts).
+ */
+export function sessionRequirementOf(
+  route: Pick<RouteOptions, 'url' | 'config'>,
+): SessionRequirement {
   const declared = route.config?.session
   if (declared !== undefined) return declared
   return route.url.startsWith(`${API_V1_PATH}/`) ? 'open' : 'none'

@@ -14,6 +14,7 @@ import { API_PATH, baseOrigins } from '../base-urls.js'
 import { writeSessionCookie } from '../cookies.js'
 import { errorResponses } from '../error-responses.js'
 import { theOneParameter } from '../one-parameter.js'
+import { HTTP_BASIC_SECURITY } from '../plugins/openapi.js'
 import { RestError } from '../rest-error.js'
 
 const REALM = 'Basic realm="Openness", charset="UTF-8"'
@@ -140,11 +141,13 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       {
         config,
         schema: {
+          operationId: path === 'authenticate' ? 'authenticate' : 'authenticateNoSso',
           summary:
             path === 'authenticate'
               ? 'Authenticate with HTTP Basic credentials; sets the session cookie'
               : 'Basic authentication against the internal accounts when the server uses Kerberos or CAS',
           tags: ['authentication'],
+          security: HTTP_BASIC_SECURITY,
           querystring: VersionQuery,
           response,
         },
@@ -162,8 +165,10 @@ export const authenticateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: 'basicLogin',
         summary: "The basic login resource of the specification's two-step exchange",
         tags: ['authentication'],
+        security: HTTP_BASIC_SECURITY,
         description: `One of ${parameters.join(', ')}; the session cookie is set under the matching name.`,
         querystring: Type.Object(
           Object.fromEntries(

@@ -65,6 +65,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/records',
     {
       schema: {
+        operationId: 'getComRecords',
         summary: "The user's records, newest first, one page at a time",
         tags,
         querystring: RecordsQuery,
@@ -97,6 +98,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/records/:recordId',
     {
       schema: {
+        operationId: 'getComRecord',
         summary: 'One of the user’s records',
         tags,
         params: RecordParams,
@@ -114,6 +116,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/records/:recordId',
     {
       schema: {
+        operationId: 'deleteComRecord',
         summary: 'Delete one of the user’s records',
         tags,
         params: RecordParams,
@@ -132,6 +135,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/records',
     {
       schema: {
+        operationId: 'deleteComRecords',
         summary: 'Delete the user’s records: those of recordIdList, else those the filter selects',
         tags,
         querystring: DeleteQuery,
@@ -152,6 +156,7 @@ export const comlogRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/records',
     {
       schema: {
+        operationId: 'acknowledgeComRecords',
         summary: 'Acknowledge (acknowledge=true) or unacknowledge the user’s records',
         tags,
         querystring: AcknowledgeQuery,

@@ -31,6 +31,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '',
     {
       schema: {
+        operationId: 'getSearchCapabilities',
         summary: 'What a search may ask: the attributes, the operations and the largest limit',
         tags,
         querystring: LoginNameQuery,
@@ -48,6 +49,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/search',
     {
       schema: {
+        operationId: 'search',
         summary: 'Start a search (replacing the one running for the same user): poll it with GET',
         tags,
         querystring: LoginNameQuery,
@@ -70,6 +72,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/search',
     {
       schema: {
+        operationId: 'getSearchResults',
         summary:
           'The next batch of the search: OK with contacts, FINISH at the end, TIMEOUT when none',
         tags,
@@ -85,6 +88,7 @@ export const directoryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/search',
     {
       schema: {
+        operationId: 'cancelSearch',
         summary: 'Cancel the search and free its context',
         tags,
         querystring: LoginNameQuery,

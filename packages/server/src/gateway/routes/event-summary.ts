@@ -15,6 +15,7 @@ export const eventSummaryRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/eventSummary',
     {
       schema: {
+        operationId: 'getEventSummary',
         summary: 'The counters of missed calls, voice messages and call back requests of the user',
         tags: ['eventSummary'],
         querystring: LoginNameQuery,

@@ -43,6 +43,7 @@ export const locatorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'none' },
       schema: {
+        operationId: 'locateServices',
         summary: 'The base URLs of the located services (VCARD: the base of vcardPath)',
         tags: ['locator'],
         querystring: LocatorQuery,
@@ -66,6 +67,7 @@ export const vcardRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${VCARD_PATH}:file`,
     {
       schema: {
+        operationId: 'getVCard',
         summary: "A directory user's vCard 4.0 (text/vcard)",
         tags: ['locator'],
         params: Type.Object({ file: Type.String({ description: '<login name>.vcf' }) }),

@@ -51,6 +51,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'open' },
       schema: {
+        operationId: 'getLogins',
         summary:
           'Login names of the users; an administrator may filter by type and rights. With one of ' +
           'loginName, companyEmail, instantMessagingId, companyPhone: the look-up of GET /users',

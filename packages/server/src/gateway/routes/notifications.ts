@@ -3,7 +3,7 @@
  * the polling URL, without the session cookie: the unguessable subscriptionId in the URL authorises it.
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
-import { restErrorInfo } from '@openness/wire'
+import { ChannelEvent, restErrorInfo } from '@openness/wire'
 import { PlatformError } from '../../platform/platform-error.js'
 import { errorResponses } from '../error-responses.js'
 import { RestError } from '../rest-error.js'
@@ -42,10 +42,13 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url: '/notifications/:subscriptionId',
       config: { session: 'none' },
       schema: {
+        operationId: method === 'GET' ? 'openEventChannel' : 'openEventChannelByPost',
         summary:
           'The chunk channel of a subscription: a stream of events, one JSON object per line',
         description:
-          'The first line is {"eventName":"OnChannelInformation","text":"Chunk started"}; then queued and new events.',
+          'The first line is {"eventName":"OnChannelInformation","text":"Chunk started"}; then queued and new ' +
+          'events. No session cookie: the subscriptionId in the URL (the polling URL of the subscription) ' +
+          'authorizes it.',
         tags: ['subscriptions'],
         params: Type.Object({ subscriptionId: Type.String() }),
         querystring: Type.Object({
@@ -56,7 +59,25 @@ export const notificationRoutes: FastifyPluginAsyncTypebox = async (app) => {
             }),
           ),
         }),
-        response: { ...errorResponses(400, 404) },
+        response: {
+          200: {
+            description:
+              'The channel, open until the subscription ends or the client leaves: in CHUNK mode one ' +
+              'ChannelEvent per line, in CHUNK_MULTIPART mode one part per event',
+            content: {
+              'application/json': {
+                // CHUNK mode: JSON lines, each line one event (not one JSON document).
+                schema: ChannelEvent,
+              },
+              'multipart/mixed': {
+                schema: Type.String({
+                  description: 'CHUNK_MULTIPART mode: one application/json part per event',
+                }),
+              },
+            },
+          },
+          ...errorResponses(400, 404),
+        },
       },
       handler: async (request, reply) => {
         const from = resumeFrom(request.query, request.headers['last-event-id'])

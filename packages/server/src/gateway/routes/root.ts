@@ -15,6 +15,7 @@ export const rootRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'none' },
       schema: {
+        operationId: 'getApiDescriptor',
         summary: 'Server description and supported versions',
         tags: ['root'],
         response: { 200: RestApiDescriptor, ...errorResponses() },

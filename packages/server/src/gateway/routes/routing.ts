@@ -44,13 +44,24 @@ function userOf(
 const changeResponses = { ...noContent, ...errorResponses(400) }
 
 /** The schema of a change with a body. */
-function change<B extends TSchema>(summary: string, body: B) {
-  return { schema: { summary, tags, querystring: LoginNameQuery, body, response: changeResponses } }
+function change<B extends TSchema>(operationId: string, summary: string, body: B) {
+  return {
+    schema: {
+      operationId,
+      summary,
+      tags,
+      querystring: LoginNameQuery,
+      body,
+      response: changeResponses,
+    },
+  }
 }
 
 /** The schema of a change without a body (the DELETEs). */
-function removal(summary: string) {
-  return { schema: { summary, tags, querystring: LoginNameQuery, response: changeResponses } }
+function removal(operationId: string, summary: string) {
+  return {
+    schema: { operationId, summary, tags, querystring: LoginNameQuery, response: changeResponses },
+  }
 }
 
 /** Answers 200 with `route`, or 200 with an empty body when there is none. */
@@ -68,6 +79,7 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...read,
+        operationId: 'getRoutingCapabilities',
         summary: 'The routes the user may set',
         response: { 200: RoutingCapabilities, ...errorResponses() },
       },
@@ -78,6 +90,7 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/',
     change(
+      'setRemoteExtensionActivation',
       'Turn the remote extension (MOBILE presentation route) on or off',
       SetPresentationRoutesRequest,
     ),
@@ -93,17 +106,22 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...read,
+        operationId: 'getDndState',
         summary: 'Whether do not disturb is on',
         response: { 200: DndState, ...errorResponses() },
       },
     },
     async (request) => ({ activate: routing().profileOf(userOf(request).loginName).dnd }),
   )
-  app.post('/dnd', change('Turn do not disturb on', NoBody), async (request, reply) => {
-    await routing().setDnd(userOf(request), true)
-    return changed(reply)
-  })
-  app.delete('/dnd', removal('Turn do not disturb off'), async (request, reply) => {
+  app.post(
+    '/dnd',
+    change('activateDnd', 'Turn do not disturb on', NoBody),
+    async (request, reply) => {
+      await routing().setDnd(userOf(request), true)
+      return changed(reply)
+    },
+  )
+  app.delete('/dnd', removal('cancelDnd', 'Turn do not disturb off'), async (request, reply) => {
     await routing().setDnd(userOf(request), false)
     return changed(reply)
   })
@@ -113,6 +131,7 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         ...read,
+        operationId: 'getForward',
         summary: 'The forward route (no forwardType: immediate)',
         response: { 200: routeOrEmpty(ForwardRoute, 'forward route'), ...errorResponses() },
       },
@@ -121,22 +140,31 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/forwardroute',
-    change('Set the forward route (immediate when forwardType is absent)', SetForwardRouteRequest),
+    change(
+      'setForward',
+      'Set the forward route (immediate when forwardType is absent)',
+      SetForwardRouteRequest,
+    ),
     async (request, reply) => {
       await routing().setForward(userOf(request), request.body.forwardRoute)
       return changed(reply)
     },
   )
-  app.delete('/forwardroute', removal('Cancel the forward route'), async (request, reply) => {
-    await routing().cancelForward(userOf(request))
-    return changed(reply)
-  })
+  app.delete(
+    '/forwardroute',
+    removal('cancelForward', 'Cancel the forward route'),
+    async (request, reply) => {
+      await routing().cancelForward(userOf(request))
+      return changed(reply)
+    },
+  )
 
   app.get(
     '/overflowroute',
     {
       schema: {
         ...read,
+        operationId: 'getOverflow',
         summary: 'The overflow route',
         response: { 200: routeOrEmpty(OverflowRoute, 'overflow route'), ...errorResponses() },
       },
@@ -145,22 +173,31 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/overflowroute',
-    change('Set the overflow route (to VOICEMAIL or ASSOCIATE)', SetOverflowRouteRequest),
+    change(
+      'setOverflow',
+      'Set the overflow route (to VOICEMAIL or ASSOCIATE)',
+      SetOverflowRouteRequest,
+    ),
     async (request, reply) => {
       await routing().setOverflow(userOf(request), request.body.overflowRoutes)
       return changed(reply)
     },
   )
-  app.delete('/overflowroute', removal('Cancel the overflow route'), async (request, reply) => {
-    await routing().cancelOverflow(userOf(request))
-    return changed(reply)
-  })
+  app.delete(
+    '/overflowroute',
+    removal('cancelOverflow', 'Cancel the overflow route'),
+    async (request, reply) => {
+      await routing().cancelOverflow(userOf(request))
+      return changed(reply)
+    },
+  )
 
   app.get(
     '/state',
     {
       schema: {
         ...read,
+        operationId: 'getRoutingState',
         summary: 'The routing state: presentation, forward and overflow routes, DND',
         response: { 200: RoutingState, ...errorResponses() },
       },
@@ -169,7 +206,11 @@ export const routingRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
   app.post(
     '/state/snapshot',
-    change('Send the routing state as an OnRoutingStateChanged event on the event channel', NoBody),
+    change(
+      'requestRoutingStateSnapshot',
+      'Send the routing state as an OnRoutingStateChanged event on the event channel',
+      NoBody,
+    ),
     async (request, reply) => {
       await routing().snapshot(userOf(request))
       return changed(reply)

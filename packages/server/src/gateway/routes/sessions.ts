@@ -65,6 +65,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'cookie' },
       schema: {
+        operationId: 'openSession',
         summary: 'Open the session of the credential in the SvcUserId cookie',
         tags,
         body: SessionRequest,
@@ -80,6 +81,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'open' },
       schema: {
+        operationId: 'getSessionInfo',
         summary: 'The current session',
         tags,
         querystring: Type.Object({ applicationName: Type.Optional(Type.String()) }),
@@ -94,6 +96,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'cookie' },
       schema: {
+        operationId: 'closeSession',
         summary: 'Close the session and release everything it held',
         tags,
         response: { 204: Type.Null(), ...errorResponses() },
@@ -121,8 +124,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     app.route({
       method,
       url: '/sessions/keepalive',
-      config: { session: 'cookie' },
+      // The HEAD form is a route of its own (the specification mentions it), so the OpenAPI document shows it
+      // (keepAliveHead), unlike the HEAD twins Fastify gives GET routes.
+      config: { session: 'cookie', swagger: { exposeHeadRoute: method === 'HEAD' } },
       schema: {
+        operationId: 'keepAlive',
         summary: 'Restart the session timer',
         tags,
         response: { 204: Type.Null(), ...errorResponses() },
@@ -139,6 +145,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { session: 'open' },
       schema: {
+        operationId: 'releaseSession',
         summary: 'Release another open session of the same account, with the licenses it held',
         description:
           'The text/plain body is the sessionId of the session to release, as listed in SessionInfo.otherSessions.',

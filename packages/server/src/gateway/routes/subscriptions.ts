@@ -38,6 +38,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/subscriptions',
     {
       schema: {
+        operationId: 'subscribe',
         summary: 'Subscribe to events; open the channel on the polling URL of the answer',
         description:
           'With webHookUrl (not in the specification; sent by the vendor Node SDK) events are POSTed to that URL, one JSON event per request, and the answer carries no polling URL. The host must be allowed by the operator (WEBHOOK_ALLOWED_HOSTS), otherwise the subscription is REFUSED.',
@@ -76,6 +77,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/subscriptions',
     {
       schema: {
+        operationId: 'updateSubscription',
         summary: "Replace the filter of the session's subscription; other parameters stay",
         description: 'subscriptionId is required when the session holds several subscriptions.',
         tags,
@@ -99,6 +101,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/subscriptions/:subscriptionId',
     {
       schema: {
+        operationId: 'unsubscribe',
         summary: 'Remove a subscription: its open channel closes, its queued events are dropped',
         tags,
         params: Type.Object({ subscriptionId: Type.String() }),

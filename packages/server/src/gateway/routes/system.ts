@@ -26,6 +26,7 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url,
       {
         schema: {
+          operationId: url === '/system' ? 'getSystemStatusAtServiceUrl' : 'getSystemStatus',
           summary:
             url === '/system'
               ? 'The status of the platform, at the Maintenance service URL itself'

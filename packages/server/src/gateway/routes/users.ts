@@ -80,6 +80,7 @@ export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: 'findUser',
         summary:
           'Find a user by exactly one of loginName, companyEmail, instantMessagingId, companyPhone',
         tags,
@@ -91,15 +92,29 @@ export const userLookupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   )
 }
 
+/** Options of the account routes. */
+export interface UserAccountRoutesOptions {
+  /**
+   * Appended to the routes' operationIds: the same routes answer under /users and /logins (app.ts), and each
+   * operation of the OpenAPI document needs an operationId of its own.
+   */
+  operationIdSuffix?: string
+}
+
 /** The routes of one account: `/{loginName}`, its password and preferences. */
-export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const userAccountRoutes: FastifyPluginAsyncTypebox<UserAccountRoutesOptions> = async (
+  app,
+  options,
+) => {
   const { directory } = app.platform
+  const named = (operationId: string) => `${operationId}${options.operationIdSuffix ?? ''}`
 
   app.get(
     '/:loginName',
     {
       config,
       schema: {
+        operationId: named('getUser'),
         summary: 'The user; starred fields only for the owner or an administrator session',
         tags,
         params: LoginParams,
@@ -119,6 +134,7 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: named('changePassword'),
         summary: 'Change the password; the old one is checked',
         tags,
         params: LoginParams,
@@ -150,6 +166,7 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: named('getPreferences'),
         summary: 'The user preferences',
         tags,
         params: LoginParams,
@@ -169,6 +186,7 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: named('setPreferences'),
         summary:
           'Change preferences: present fields replace, an empty string clears, absent fields stay',
         tags,
@@ -188,6 +206,7 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: named('getTelephonyPreferences'),
         summary: 'The telephony preferences',
         tags,
         params: LoginParams,
@@ -204,6 +223,7 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: named('setTelephonyPreferences'),
         summary: 'Change the telephony preferences',
         tags,
         params: LoginParams,
@@ -223,6 +243,7 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: named('getSupportedLanguages'),
         summary: 'Languages the user may choose (called by real clients; not in the specification)',
         tags,
         params: LoginParams,

@@ -63,6 +63,7 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '',
     {
       schema: {
+        operationId: 'getMailboxes',
         summary: "The user's mailboxes: the one the platform hosts, or none",
         tags,
         querystring: LoginNameQuery,
@@ -79,6 +80,7 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:mailboxId',
     {
       schema: {
+        operationId: 'getMailboxInfo',
         summary: 'Open the mailbox with its password (or withUserPwd): its counters',
         tags,
         params: MailboxParams,
@@ -111,6 +113,7 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:mailboxId/voicemails',
     {
       schema: {
+        operationId: 'getVoiceMessages',
         summary: "The mailbox's messages, newest first (newOnly: the unread ones)",
         tags,
         params: MailboxParams,
@@ -138,6 +141,7 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:mailboxId/voicemails/:voicemailId',
     {
       schema: {
+        operationId: 'downloadVoiceMessage',
         summary: 'The message as a WAV file, then read (a Range request gets those bytes: 206)',
         tags,
         params: MessageParams,
@@ -176,6 +180,7 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:mailboxId/voicemails',
     {
       schema: {
+        operationId: 'deleteVoiceMessages',
         summary: 'Delete the messages of msgIds (separated by `;`)',
         tags,
         params: MailboxParams,
@@ -200,6 +205,7 @@ export const voicemailRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:mailboxId/voicemails/:voicemailId',
     {
       schema: {
+        operationId: 'deleteVoiceMessage',
         summary: 'Delete one message',
         tags,
         params: MessageParams,

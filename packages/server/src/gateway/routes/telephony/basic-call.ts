@@ -38,6 +38,7 @@ export const basicCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/basicCall/answer',
     {
       schema: {
+        operationId: 'basicAnswerCall',
         summary: 'Answer the call ringing on a device of the user (basic telephony)',
         tags,
         querystring: LoginQuery,
@@ -69,6 +70,7 @@ export const basicCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/basicCall/dropme',
     {
       schema: {
+        operationId: 'basicDropMe',
         summary: 'Leave the current call (a conference goes on without the user)',
         tags,
         querystring: LoginQuery,

@@ -36,6 +36,8 @@ const standardOnly: TelephonyRule = { licenses: ADVANCED, userType: 'STANDARD' }
 
 interface OperationSpec<Body extends TSchema, Query extends TSchema> {
   operation: string
+  /** Its name in the OpenAPI document, after the SDKs' method where they have one. */
+  operationId: string
   summary: string
   description?: string
   rule: TelephonyRule
@@ -68,6 +70,7 @@ function operation<Body extends TSchema = typeof Empty, Query extends TSchema = 
     `/calls/:callRef/${spec.operation}`,
     {
       schema: {
+        operationId: spec.operationId,
         summary: spec.summary,
         ...(spec.description !== undefined && { description: spec.description }),
         tags,
@@ -101,6 +104,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const on = app as unknown as FastifyInstance
   operation(on, {
     operation: 'answer',
+    operationId: 'answerCall',
     summary: 'Answer the call ringing on a device of the user',
     rule: advanced,
     body: DeviceRequest,
@@ -113,6 +117,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'hold',
+    operationId: 'holdCall',
     summary: 'Put the active call on hold',
     rule: advanced,
     body: DeviceRequest,
@@ -125,6 +130,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'retrieve',
+    operationId: 'retrieveCall',
     summary: 'Take the held call back',
     rule: advanced,
     body: DeviceRequest,
@@ -137,6 +143,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'alternate',
+    operationId: 'alternateCalls',
     summary: 'Hold the active call and retrieve the held one; callRef may name either',
     description:
       'The specification has callRef name the held call; the Node SDK documents the active one. Both are accepted: given the active call, the one held call on its device is retrieved (none or several: 403 NOT_EXPECTED).',
@@ -151,12 +158,14 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'dropme',
+    operationId: 'dropMe',
     summary: 'Leave the call (a conference goes on without the user)',
     rule: advanced,
     command: (actor, callRef) => ({ type: 'dropMe', loginName: actor.loginName, callRef }),
   })
   operation(on, {
     operation: 'transfer',
+    operationId: 'transferCall',
     summary: 'Transfer this active call to the held call, and leave both',
     rule: advanced,
     body: HeldCallRequest,
@@ -170,6 +179,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'merge',
+    operationId: 'mergeCalls',
     summary: 'Merge this active call with the held call into a conference',
     rule: advanced,
     body: HeldCallRequest,
@@ -183,6 +193,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'blindtransfer',
+    operationId: 'blindTransfer',
     summary: 'Transfer the call to a number without consulting it first',
     rule: advanced,
     body: BlindTransferRequest,
@@ -196,6 +207,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'redirect',
+    operationId: 'redirectCall',
     summary: 'Redirect the ringing call to a number, VOICEMAIL or DVA',
     rule: advanced,
     body: RedirectRequest,
@@ -209,6 +221,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'overflowToVoiceMail',
+    operationId: 'overflowToVoiceMail',
     summary: "Send the outgoing ringing call to the callee's voice mail",
     rule: advanced,
     command: (actor, callRef) => ({
@@ -219,6 +232,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'park',
+    operationId: 'parkCall',
     summary: 'Park the call on a device (the current one when none is given)',
     rule: standardOnly,
     body: ParkRequest,
@@ -231,12 +245,14 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'callback',
+    operationId: 'callBack',
     summary: 'Ask the busy or unanswering callee to call back',
     rule: standardOnly,
     command: (actor, callRef) => ({ type: 'callbackRequest', loginName: actor.loginName, callRef }),
   })
   operation(on, {
     operation: 'recording',
+    operationId: 'controlRecording',
     summary: 'Start, stop, pause or resume recording the call',
     description:
       'action is matched case-insensitively (the Node SDK sends Start, Stop, Pause, Resume); pause and resume are for STANDARD users only.',
@@ -259,6 +275,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'sendDtmf',
+    operationId: 'sendDtmf',
     summary: 'Send DTMF digits in the call',
     rule: standardOnly,
     body: SendDtmfRequest,
@@ -272,6 +289,7 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
   })
   operation(on, {
     operation: 'attachdata',
+    operationId: 'attachData',
     summary: 'Attach associated data to a call the user placed',
     rule: standardOnly,
     body: AttachDataRequest,

@@ -17,6 +17,7 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/incomingCallbacks',
     {
       schema: {
+        operationId: 'getCallbacks',
         summary: 'The call back requests waiting for the user, oldest first',
         tags,
         querystring: LoginQuery,
@@ -33,6 +34,7 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/incomingCallbacks',
     {
       schema: {
+        operationId: 'deleteCallbacks',
         summary: 'Delete every call back request waiting for the user',
         tags,
         querystring: LoginQuery,
@@ -49,6 +51,7 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/incomingCallbacks/:callbackId',
     {
       schema: {
+        operationId: 'deleteCallback',
         summary: 'Delete one call back request',
         tags,
         params: Type.Object({ callbackId: Type.String() }),
@@ -70,6 +73,7 @@ export const callbackRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/outgoingCallbacks',
     {
       schema: {
+        operationId: 'requestCallback',
         summary: 'Ask a user to call back (from an idle device)',
         tags,
         querystring: LoginQuery,

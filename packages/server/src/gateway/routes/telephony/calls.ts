@@ -30,6 +30,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls',
     {
       schema: {
+        operationId: 'getCalls',
         summary: "The user's calls",
         tags,
         querystring: LoginQuery,
@@ -46,6 +47,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef',
     {
       schema: {
+        operationId: 'getCall',
         summary: 'One call of the user',
         tags,
         params: CallRefParams,
@@ -64,6 +66,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef',
     {
       schema: {
+        operationId: 'releaseCall',
         summary: 'Release the call: every party is released',
         tags,
         params: CallRefParams,
@@ -82,6 +85,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/deviceLegs',
     {
       schema: {
+        operationId: 'getLegs',
         summary: "The user's legs in the call",
         tags,
         params: CallRefParams,
@@ -100,6 +104,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/deviceLegs/:legId',
     {
       schema: {
+        operationId: 'getLeg',
         summary: 'One leg of the user in the call; legId is the device number of the leg',
         tags,
         params: LegParams,
@@ -118,6 +123,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/deviceLegs/:legId',
     {
       schema: {
+        operationId: 'switchDevice',
         summary: 'Move the call from this leg to another device of the user',
         tags,
         params: LegParams,
@@ -143,6 +149,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/participants',
     {
       schema: {
+        operationId: 'getParticipants',
         summary: 'The other parties of the call',
         tags,
         params: CallRefParams,
@@ -161,6 +168,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/participants',
     {
       schema: {
+        operationId: 'addParticipant',
         summary: 'Add a party to the call (MULTIMEDIA users only)',
         tags,
         params: CallRefParams,
@@ -188,6 +196,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/participants/:participantId',
     {
       schema: {
+        operationId: 'getParticipant',
         summary: 'One other party of the call',
         tags,
         params: ParticipantParams,
@@ -206,6 +215,7 @@ export const callRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls/:callRef/participants/:participantId',
     {
       schema: {
+        operationId: 'dropParticipant',
         summary: 'Drop one party from the call',
         tags,
         params: ParticipantParams,

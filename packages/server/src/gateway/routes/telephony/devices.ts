@@ -16,6 +16,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/devices',
     {
       schema: {
+        operationId: 'getDevicesState',
         summary: "The states of the user's devices",
         tags,
         querystring: LoginQuery,
@@ -32,6 +33,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/devices/:deviceId',
     {
       schema: {
+        operationId: 'getDeviceState',
         summary: 'The state of one device of the user',
         tags,
         params: DeviceParams,
@@ -49,6 +51,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/devices/:deviceId/mute/:mute',
     {
       schema: {
+        operationId: 'muteDevice',
         summary: 'Mute (true) or unmute (false) the device',
         description:
           'Answers 204 once the request is taken; the outcome comes as OnDeviceMuteSuccess or OnDeviceMuteFailed.',
@@ -76,6 +79,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/devices/:deviceId/pickup',
     {
       schema: {
+        operationId: 'pickUp',
         summary: "Pick up on this device a call ringing on another user's device",
         tags,
         params: DeviceParams,
@@ -102,6 +106,7 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/devices/:deviceId/unpark',
     {
       schema: {
+        operationId: 'unPark',
         summary: 'Take a parked call back on this device (STANDARD users only)',
         tags,
         params: DeviceParams,

@@ -94,6 +94,7 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/basicCall',
     {
       schema: {
+        operationId: 'basicMakeCall',
         summary: 'Place a call from a device of the user (basic telephony)',
         tags,
         querystring: LoginQuery,
@@ -120,6 +121,7 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/calls',
     {
       schema: {
+        operationId: 'makeCall',
         summary: 'Place a call (associated data, private and business calls: standard users only)',
         tags,
         querystring: LoginQuery,

@@ -68,6 +68,7 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: 'getCanonicalNumber',
         summary: 'The canonical form of a phone number, laid out by resultPattern',
         tags,
         querystring: CanonicalQuery,
@@ -92,6 +93,7 @@ export const numberingRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config,
       schema: {
+        operationId: 'getDialableNumber',
         summary:
           "The digits to dial for a phone number, with the external prefix the user's rule needs",
         tags,

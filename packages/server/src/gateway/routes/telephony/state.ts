@@ -16,6 +16,7 @@ export const stateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/state',
     {
       schema: {
+        operationId: 'getTelephonicState',
         summary: "The user's calls, device capabilities, user state and device states",
         tags,
         querystring: LoginQuery,
@@ -32,6 +33,7 @@ export const stateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/state/snapshot',
     {
       schema: {
+        operationId: 'requestTelephonicStateSnapshot',
         summary: 'Send the telephonic state as an OnTelephonyState event on the event channel',
         tags,
         querystring: LoginQuery,
