@@ -63,7 +63,8 @@ export class AdjustableClock implements Clock {
   /** When the earliest timer waiting is due, on this clock; undefined when none waits. */
   nextDueAt(): number | undefined {
     let next: number | undefined
-    for (const entry of this.#scheduled) if (next === undefined || entry.due < next) next = entry.due
+    for (const entry of this.#scheduled)
+      if (next === undefined || entry.due < next) next = entry.due
     return next
   }
 
