@@ -26,8 +26,16 @@ import {
 import { isCallRefKey } from './scenario-matching.js'
 import { durationMs, formatTime } from './scenario-time.js'
 
-/** Every problem of a document that passed its schema; none when it can be run. */
-export function findScenarioProblems(document: ScenarioDocument): DirectoryProblem[] {
+/** The longest a scenario may last on the service's clock: an hour (a run steps through every timer). */
+export const MAX_SCENARIO_MS = 3_600_000
+
+/**
+ * Every problem the schema cannot see; none when the document can be run. The parts of the value that do not
+ * have their schema's basic form are left out (the schema names those), so that every other problem is told
+ * at the same time.
+ */
+export function findScenarioProblems(value: unknown): DirectoryProblem[] {
+  const document = usable(value)
   const problems: DirectoryProblem[] = []
   const named = namedCalls(document.script)
   const lastAt = checkScript(document.script, problems)
@@ -38,10 +46,56 @@ export function findScenarioProblems(document: ScenarioDocument): DirectoryProbl
         path: ['end'],
         message: `is before the last step (${formatTime(lastAt)})`,
       })
+    if (end > MAX_SCENARIO_MS) problems.push({ path: ['end'], message: TOO_LONG })
   }
   if (document.world) checkWorld(document.world, problems)
   if (document.expect) checkExpectations(document.expect, new Set(named.keys()), problems)
   return problems
+}
+
+/** What of `value` has the basic form of a scenario: enough for the checks below to read it safely. */
+function usable(value: unknown): ScenarioDocument {
+  const document = isRecord(value) ? value : {}
+  const script = (Array.isArray(document['script']) ? document['script'] : [])
+    .filter(isRecord)
+    .filter((step) => typeof step['do'] === 'string')
+    .map((step) => {
+      const kept: Record<string, unknown> = { ...step }
+      for (const key of ['as', 'call']) if (typeof kept[key] !== 'string') delete kept[key]
+      for (const key of ['if', 'unless']) {
+        const condition = kept[key]
+        if (
+          !isRecord(condition) ||
+          typeof condition['call'] !== 'string' ||
+          typeof condition['state'] !== 'string' ||
+          (condition['party'] !== undefined && typeof condition['party'] !== 'string')
+        )
+          delete kept[key]
+      }
+      return kept
+    })
+  const world = isRecord(document['world']) ? { ...document['world'] } : undefined
+  if (world !== undefined) {
+    world['outside'] = Array.isArray(world['outside']) ? world['outside'].filter(isRecord) : []
+    world['devices'] = Object.fromEntries(
+      Object.entries(isRecord(world['devices']) ? world['devices'] : {}).filter(([, device]) =>
+        isRecord(device),
+      ),
+    )
+  }
+  const expect = isRecord(document['expect']) ? document['expect'] : undefined
+  const lists = (field: string) =>
+    Object.fromEntries(
+      Object.entries(isRecord(expect?.[field]) ? expect[field] : {}).filter(([, items]) =>
+        Array.isArray(items),
+      ),
+    )
+  return {
+    ...(document as object),
+    script,
+    ...(world !== undefined && { world }),
+    ...(expect !== undefined && { expect: { events: lists('events'), comlog: lists('comlog') } }),
+  } as unknown as ScenarioDocument
 }
 
 /** The calls the script names, with the step that names each first. */
@@ -69,7 +123,11 @@ function checkScript(script: readonly Step[], problems: DirectoryProblem[]): num
     const args = Object.fromEntries(
       Object.entries(step).filter(([key]) => !(STEP_FIELDS as readonly string[]).includes(key)),
     )
-    for (const problem of findSchemaProblems(action.args, args))
+    const own = Object.keys(action.args.properties)
+    for (const key of Object.keys(args).filter((key) => !own.includes(key)))
+      problems.push({ path: [...path, key], message: unknownArgumentMessage(key, step.do, own) })
+    const known = Object.fromEntries(Object.entries(args).filter(([key]) => own.includes(key)))
+    for (const problem of findSchemaProblems(action.args, known))
       problems.push({ path: [...path, ...problem.path], message: problem.message })
     if (action.kind === 'app' && step.as === undefined)
       problems.push({
@@ -108,8 +166,13 @@ function checkStepTime(
     problems.push({ path: [...path, 'after'], message: 'give at or after, not both' })
     return previous
   }
-  if (step.at === undefined) return previous + (durationMs(step.after ?? 0) ?? 0)
-  const at = durationMs(step.at) ?? previous
+  const at =
+    step.at === undefined
+      ? previous + (durationMs(step.after ?? 0) ?? 0)
+      : (durationMs(step.at) ?? previous)
+  if (at > MAX_SCENARIO_MS && previous <= MAX_SCENARIO_MS)
+    problems.push({ path: [...path, step.at === undefined ? 'after' : 'at'], message: TOO_LONG })
+  if (step.at === undefined) return at
   if (at < previous)
     problems.push({
       path: [...path, 'at'],
@@ -291,18 +354,31 @@ function unknownActionMessage(name: string): string {
     : `${name} is not an action; did you mean ${close}?`
 }
 
+function unknownArgumentMessage(key: string, action: string, own: readonly string[]): string {
+  const close = closest(key, [...own, ...STEP_FIELDS])
+  const fields = own.length === 0 ? 'it has none of its own' : `its own: ${own.join(', ')}`
+  return `is not a field of ${action} (${fields}; every step may have ${STEP_FIELDS.join(', ')})${close === undefined ? '' : `; did you mean ${close}?`}`
+}
+
 function unknownEventMessage(name: string): string {
   const close = closest(name, [...PACKAGE_OF_EVENT.keys()])
   return `${name} is not an event of the API${close === undefined ? '' : `; did you mean ${close}?`}`
 }
 
+/** The known name closest to `name`, or the names it begins (`devices`: `devices answer or devices hangup`). */
 function closest(name: string, known: readonly string[]): string | undefined {
   const typed = name.toLowerCase()
+  const begun = known.filter(
+    (candidate) => typed.length >= 3 && candidate.toLowerCase().startsWith(typed),
+  )
+  if (begun.length > 0) return begun.join(' or ')
   return known
     .map((candidate) => ({ candidate, distance: editDistance(typed, candidate.toLowerCase()) }))
     .filter(({ distance }) => distance <= Math.max(2, Math.floor(name.length / 3)))
     .sort((a, b) => a.distance - b.distance)[0]?.candidate
 }
+
+const TOO_LONG = `is past an hour (${formatTime(MAX_SCENARIO_MS)}): a scenario tells a short story`
 
 /** How a failed duration pattern is told (findSchemaProblems' pattern messages). */
 export const SCENARIO_PATTERN_MESSAGES: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@
  * a step's arguments depend on its action and are checked against the action's own record
  * (scenario-actions.ts), and the checks a schema cannot express in scenario-checks.ts.
  */
-import { type Static, type TSchema, Type } from 'typebox'
+import { type Static, Type } from 'typebox'
 
 const closed = { additionalProperties: false } as const
 
@@ -202,8 +202,3 @@ export const ScenarioDocument = Type.Object(
   { ...closed, title: 'Scenario' },
 )
 export type ScenarioDocument = Static<typeof ScenarioDocument>
-
-/** A schema's properties, for the checks that walk a step's arguments. */
-export function propertiesOf(schema: TSchema): Record<string, TSchema> {
-  return (schema as { properties?: Record<string, TSchema> }).properties ?? {}
-}

@@ -83,7 +83,7 @@ export function judgeEvents(
       .sort((a, b) => a.differences.length - b.differences.length)[0]
     const instead =
       closest === undefined
-        ? `; ${user} received no ${expected.name}${after}${
+        ? `; ${user} received no ${expected.name}${matched.length === 0 ? '' : ' after it'}${
             received.length > from
               ? `, but: ${received
                   .slice(from, from + 6)

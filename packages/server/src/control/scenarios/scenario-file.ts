@@ -7,6 +7,7 @@ import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } fro
 import {
   type DirectoryProblem,
   describeDirectoryProblem,
+  formatDirectoryPath,
 } from '../../platform/directory/directory-problem.js'
 import { findSchemaProblems } from '../../platform/directory/schema-problems.js'
 import { PlatformError } from '../../platform/platform-error.js'
@@ -62,14 +63,19 @@ export function readScenarioValue(value: unknown): ScenarioDocument {
 }
 
 function problemsOf(value: unknown): DirectoryProblem[] {
-  const problems = findSchemaProblems(ScenarioDocument, value, SCENARIO_PATTERN_MESSAGES).map(
+  const shape = findSchemaProblems(ScenarioDocument, value, SCENARIO_PATTERN_MESSAGES).map(
     (problem) =>
       // A duration is a number or a string: the schema's own words for that are no help.
       problem.message === 'must be of type number,string'
         ? { ...problem, message: DURATION_MESSAGE }
         : problem,
   )
-  return problems.length > 0 ? problems : findScenarioProblems(value as ScenarioDocument)
+  // A field the schema refused is told once, by the schema.
+  const told = new Set(shape.map((problem) => formatDirectoryPath(problem.path)))
+  const rules = findScenarioProblems(value).filter(
+    (problem) => !told.has(formatDirectoryPath(problem.path)),
+  )
+  return [...shape, ...rules]
 }
 
 /** The line of the problem's field, or of the nearest enclosing field when it is missing. */
