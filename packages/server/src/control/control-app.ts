@@ -132,7 +132,7 @@ export async function buildControlApp(
         description:
           'Provisioning of the directory: users and their devices, in the directory file format; ' +
           "simulation: calls, simulated devices and outside parties; users' routing; the clock; " +
-          'fault injection. ' +
+          'fault injection; scenarios (a world, a script on the clock, expectations) and their library. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       components: { securitySchemes: { operatorToken: { type: 'http', scheme: 'bearer' } } },
