@@ -86,7 +86,7 @@ expect:
     ])
   })
 
-  it('takes the same scenario as JSON', async () => {
+  it('takes the scenario as JSON, and as YAML sent as text/plain', async () => {
     const response = await fixture.control.inject({
       method: 'POST',
       url: '/control/v1/scenarios/run',
@@ -100,6 +100,15 @@ expect:
 
     expect(response.statusCode, response.body).toBe(200)
     expect(response.json()).toMatchObject({ name: 'json', passed: true })
+
+    const plain = await fixture.control.inject({
+      method: 'POST',
+      url: '/control/v1/scenarios/run',
+      headers: { ...AUTH, 'content-type': 'text/plain' },
+      payload: MISSED,
+    })
+    expect(plain.statusCode, plain.body).toBe(200)
+    expect(plain.json()).toMatchObject({ name: 'missed', passed: true })
   })
 
   it('fails a broken expectation, saying what came instead', async () => {
@@ -261,6 +270,57 @@ expect:
       kind: 'step',
       text: 'outside hangup number=+33612345678: skipped, unless answered CONNECTED (it is)',
     })
+  })
+
+  it("plays faults as an application meets them, and any request of the API with a call's name in its path", async () => {
+    const result = await passedOrNot(`
+name: switch-over
+script:
+  - as: alice
+    do: makeCall
+    body: { callee: "1002" }
+    call: c1
+  - at: 1s
+    as: alice
+    do: request
+    method: GET
+    path: /telephony/calls/{c1}
+    expect: { status: 200, body: { callRef: c1, callData: { state: RINGING_OUTGOING } } }
+  - at: 2s
+    do: faults switch-over
+    seconds: 5
+  - at: 3s
+    as: alice
+    do: request
+    method: GET
+    path: /telephony/calls/{c1}
+    expect: { status: 503, body: { type: NOT_READY } }
+  # Ready again at 7 s, but the switch-over closed alice's session: her application is told so.
+  - at: 8s
+    as: alice
+    do: release
+    call: c1
+    expect: { status: 403, body: { type: INVALID_SESSION } }
+  - do: devices hangup
+    device: "1001"
+expect:
+  events:
+    bob:
+      - OnCallCreated: { callRef: c1 }
+        at: 0s
+      - OnCallRemoved: { callRef: c1 }
+        at: 8s
+`)
+
+    expect(result.failures).toEqual([])
+    expect(result.steps.map((step) => [step.at, step.do, step.status])).toEqual([
+      [0, 'makeCall', 201],
+      [1, 'request', 200],
+      [2, 'faults switch-over', 200],
+      [3, 'request', 503],
+      [8, 'release', 403],
+      [8, 'devices hangup', 204],
+    ])
   })
 
   it('lets outside parties answer, be busy or reject when called, by the world', async () => {
