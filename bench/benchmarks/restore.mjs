@@ -84,7 +84,11 @@ async function measure({ running, caller, login }, count, prefix) {
     latencies.push(performance.now() - began)
   }
   const { p50, p99 } = latencySummary(latencies)
-  return { [`${prefix}Restore`]: p50, [`${prefix}RestoreP99`]: p99, [`${prefix}Snapshot`]: snapshot }
+  return {
+    [`${prefix}Restore`]: p50,
+    [`${prefix}RestoreP99`]: p99,
+    [`${prefix}Snapshot`]: snapshot,
+  }
 }
 
 /** The directory text with its passwords as scrypt hashes of a negligible cost (bench/lib/service.mjs). */

@@ -151,4 +151,58 @@ describe('AdjustableClock', () => {
     expect(clock.offsetMs).toBe(45_000)
     expect(clock.now()).toBe(START + 45_000)
   })
+
+  it('tells when its earliest timer is due', () => {
+    const clock = new AdjustableClock()
+    expect(clock.nextDueAt()).toBeUndefined()
+    clock.setTimer(30_000, () => undefined)
+    const first = clock.setTimer(5_000, () => undefined)
+    expect(clock.nextDueAt()).toBe(START + 5_000)
+    first.cancel()
+    expect(clock.nextDueAt()).toBe(START + 30_000)
+  })
+
+  it('held, stands still and fires timers only when advanced; let go, catches up the time held', () => {
+    const clock = new AdjustableClock()
+    const fired: [string, number][] = []
+    clock.setTimer(1_000, () => fired.push(['1 s', clock.now()]))
+    clock.setTimer(4_000, () => fired.push(['4 s', clock.now()]))
+    clock.setTimer(20_000, () => fired.push(['20 s', clock.now()]))
+    const release = clock.hold()
+
+    vi.advanceTimersByTime(3_000)
+    expect(clock.now()).toBe(START)
+    expect(fired).toEqual([])
+    clock.advance(1_000)
+    expect(fired).toEqual([['1 s', START + 1_000]])
+    clock.setTimer(0, () => fired.push(['now', clock.now()]))
+    vi.advanceTimersByTime(10)
+    expect(fired).toHaveLength(1)
+    clock.advance(0)
+    expect(fired).toEqual([
+      ['1 s', START + 1_000],
+      ['now', START + 1_000],
+    ])
+
+    release()
+    // 3,010 ms spent held: the clock follows the system's time again, 1 s ahead of it.
+    expect(clock.now()).toBe(START + 3_010 + 1_000)
+    expect(clock.offsetMs).toBe(1_000)
+    expect(fired.at(-1)).toEqual(['4 s', START + 4_010])
+    vi.advanceTimersByTime(16_000)
+    expect(fired.at(-1)).toEqual(['20 s', START + 20_000])
+    release()
+    expect(clock.offsetMs).toBe(1_000)
+  })
+
+  it('goes on once every hold is let go', () => {
+    const clock = new AdjustableClock()
+    const outer = clock.hold()
+    const inner = clock.hold()
+    vi.advanceTimersByTime(1_000)
+    inner()
+    expect(clock.now()).toBe(START)
+    outer()
+    expect(clock.now()).toBe(START + 1_000)
+  })
 })

@@ -31,6 +31,10 @@ export interface AdjustableClockOptions {
 export class AdjustableClock implements Clock {
   #offset = 0
   #sequence = 0
+  /** The system's time at which the clock was held (hold()), while it is. */
+  #heldAt: number | undefined
+  /** How many holds are in force. */
+  #holds = 0
   readonly #scheduled = new Set<Scheduled>()
   readonly #onTimerError: (error: unknown) => void
 
@@ -44,7 +48,7 @@ export class AdjustableClock implements Clock {
   }
 
   now(): number {
-    return Date.now() + this.#offset
+    return (this.#heldAt ?? Date.now()) + this.#offset
   }
 
   /** How far ahead of the system's time the clock is, in milliseconds. */
@@ -55,6 +59,37 @@ export class AdjustableClock implements Clock {
   /** How many timers wait. */
   get pending(): number {
     return this.#scheduled.size
+  }
+
+  /** When the earliest timer waiting is due, on this clock; undefined when none waits. */
+  nextDueAt(): number | undefined {
+    let next: number | undefined
+    for (const entry of this.#scheduled)
+      if (next === undefined || entry.due < next) next = entry.due
+    return next
+  }
+
+  /**
+   * Stops the clock following the system's time: it then moves only by `advance`, and its timers fire only
+   * then, so that a scenario run (control/scenarios) sees exactly the times it sets, whatever the time its own
+   * work takes. The function returned lets go: the clock follows the system's time again, catching up the
+   * time spent held (the offset stays as the advances left it), and fires what fell due meanwhile. Holds
+   * nest: the clock goes on once every hold is let go.
+   */
+  hold(): () => void {
+    this.#holds++
+    if (this.#heldAt === undefined) {
+      this.#heldAt = Date.now()
+      for (const entry of this.#scheduled) this.#arm(entry)
+    }
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      if (--this.#holds > 0) return
+      this.#heldAt = undefined
+      this.advance(0)
+    }
   }
 
   setTimer(delayMs: number, callback: () => void): Timer {
@@ -120,9 +155,11 @@ export class AdjustableClock implements Clock {
     return { cancel: () => this.#cancel(entry) }
   }
 
-  /** (Re-)arms the real timer of `entry` for the time left until it is due. */
+  /** (Re-)arms the real timer of `entry` for the time left until it is due; none while the clock is held. */
   #arm(entry: Scheduled): void {
     if (entry.handle !== undefined) clearTimeout(entry.handle)
+    entry.handle = undefined
+    if (this.#heldAt !== undefined) return
     const left = Math.min(MAX_TIMEOUT_MS, Math.max(0, entry.due - this.now()))
     entry.handle = setTimeout(() => {
       entry.handle = undefined

@@ -92,6 +92,9 @@ export const DEMO_DIRECTORY_FILE = fileURLToPath(
   new URL('../directory/demo-directory.yaml', import.meta.url),
 )
 
+/** The scenario library of the repository (docs/scenarios.md): the common CTI cases, runnable by name. */
+export const SCENARIO_LIBRARY_DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url))
+
 /** A configuration that cannot be used; the message lists every problem. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError'

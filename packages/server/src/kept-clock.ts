@@ -43,6 +43,8 @@ export async function keptClock(
     get offsetMs() {
       return clock.offsetMs
     },
+    nextDueAt: () => clock.nextDueAt(),
+    hold: () => clock.hold(),
     advance: (ms) => {
       clock.advance(ms)
       saved = saved

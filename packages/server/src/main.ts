@@ -11,10 +11,12 @@ import {
   DEFAULT_CONTROL_URL,
   DEMO_DIRECTORY_FILE,
   loadConfig,
+  SCENARIO_LIBRARY_DIR,
   type ServiceConfig,
 } from './config.js'
 import { buildControlApp, CONTROL_PATH, type ControlPlatform } from './control/control-app.js'
 import { generateOperatorToken } from './control/operator-token.js'
+import { scenarioServices } from './control/scenarios/scenario-services.js'
 import { keptClock } from './kept-clock.js'
 import { type HttpListener, startHttpListener, startListeners } from './listeners.js'
 import { startPlatform } from './service.js'
@@ -229,6 +231,13 @@ async function main(): Promise<void> {
       telephony: running.telephony,
       adjustableClock,
       states: running.states,
+      // A scenario run holds and moves its node's clock, and follows the events of its node: a node alone only.
+      ...(cluster === undefined && {
+        scenarios: scenarioServices(running, app, async () => {
+          await running.states.reset()
+        }),
+        scenarioLibrary: SCENARIO_LIBRARY_DIR,
+      }),
       // In a cluster the control plane's switch-over is this node's real loss (docs/control-plane.md).
       ...(cluster && {
         node: {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
 import { DEFAULT_CONTROL_URL } from '../config.js'
+import { runScenarioCommand } from './scenario-commands.js'
 
 const CONTROL_PATH = '/control/v1'
 
@@ -71,10 +72,17 @@ State (docs/sandbox.md):
   snapshots restore <name>                     puts it back (every session is closed)
   snapshots delete <name>                      deletes the snapshot
 
+Scenarios (docs/scenarios.md):
+  scenarios list                               the scenario library: the common CTI cases
+  scenarios show <name>                        a scenario of the library, as its YAML file
+  scenarios run <file|-|name> [--reset]        runs a scenario file (- reads stdin) or the library's <name>:
+                                               prints the timeline and the verdict; exit code 1 if it failed
+
 Options:
   --url <url>       the control plane (default: $CONTROL_URL, else ${DEFAULT_CONTROL_URL})
   --token <token>   the operator token (default: $CONTROL_TOKEN; the service prints it at start)
-  --json            print JSON instead of YAML
+  --json            print JSON instead of YAML (scenarios run: the whole result)
+  --reset           scenarios run: return the service to the directory file's state first
   -h, --help        print this help
 `
 
@@ -90,6 +98,8 @@ interface Command {
   done?(args: Readonly<Record<string, string>>): string
   /** The body made of the arguments (commands without a file); a CliError for a bad argument. */
   body?(args: Readonly<Record<string, string>>): unknown
+  /** The answer is printed as it comes (a YAML file), not parsed as JSON. */
+  raw?: true
 }
 
 const segment = encodeURIComponent
@@ -170,6 +180,15 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     body: (args) => ({ seconds: seconds(args['seconds']) }),
   },
   'faults show': { args: [], method: 'GET', path: () => '/faults' },
+  'scenarios list': { args: [], method: 'GET', path: () => '/scenarios' },
+  'scenarios show': {
+    args: ['name'],
+    method: 'GET',
+    path: (args) => `/scenarios/${segment(args['name'] ?? '')}`,
+    raw: true,
+  },
+  // Run by runScenarioCommand: the file goes as YAML, and the answer is a report.
+  'scenarios run': { args: ['file|-|name'], method: 'POST', path: () => '/scenarios/run' },
   'faults not-ready': {
     args: ['seconds'],
     method: 'POST',
@@ -315,6 +334,16 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       EXIT.usage,
     )
   const base = controlUrl(values.url ?? io.env['CONTROL_URL'] ?? DEFAULT_CONTROL_URL)
+  if (name === 'scenarios run')
+    return runScenarioCommand(args['file|-|name'] ?? '', {
+      base,
+      token,
+      reset: values.reset === true,
+      json: values.json === true,
+      out: io.out,
+      err: io.err,
+      stdin: io.stdin,
+    })
   const body =
     args['file'] !== undefined ? await readDocument(args['file'], io) : command.body?.(args)
 
@@ -330,6 +359,7 @@ function parseCommandLine(argv: readonly string[]) {
         url: { type: 'string' },
         token: { type: 'string' },
         json: { type: 'boolean' },
+        reset: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -401,6 +431,10 @@ async function report(
   io: CliIo,
 ): Promise<number> {
   const text = await response.text()
+  if (response.ok && command.raw) {
+    io.out(text.endsWith('\n') ? text : `${text}\n`)
+    return EXIT.ok
+  }
   let body: unknown
   try {
     body = text === '' ? undefined : JSON.parse(text)

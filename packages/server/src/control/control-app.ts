@@ -37,10 +37,15 @@ import { outsidePartyRoutes } from './routes/outside-parties.js'
 import { pickupGroupRoutes } from './routes/pickup-groups.js'
 import type { ControlTelephony } from './routes/route-support.js'
 import { routingRoutes } from './routes/routing.js'
+import { scenarioRoutes } from './routes/scenarios.js'
 import { simulatedDeviceRoutes } from './routes/simulated-devices.js'
 import { snapshotRoutes } from './routes/snapshots.js'
 import { userRoutes } from './routes/users.js'
 import { voicemailRoutes } from './routes/voicemail.js'
+import type { ScenarioClock } from './scenarios/scenario-dependencies.js'
+import { ScenarioLibrary } from './scenarios/scenario-library.js'
+import { ScenarioRunner } from './scenarios/scenario-runner.js'
+import { injector, type ScenarioServices } from './scenarios/scenario-services.js'
 
 /** Where the control plane's routes live. */
 export const CONTROL_PATH = '/control/v1'
@@ -77,6 +82,13 @@ export interface ControlPlatform {
   metrics?: ServiceMetrics
   /** Reset, snapshots and restore of the platform: with them, their routes (docs/sandbox.md). */
   states?: PlatformStates
+  /**
+   * What scenario runs need besides the engine and a clock that tells its next due time: with all three, the
+   * scenario routes (docs/scenarios.md). A node alone only: a run holds and moves its own clock.
+   */
+  scenarios?: ScenarioServices
+  /** The folder of the scenario library (the repository's `scenarios/`). */
+  scenarioLibrary?: string
 }
 
 /** Options of the control plane. */
@@ -125,7 +137,7 @@ export async function buildControlApp(
         description:
           'Provisioning of the directory: users and their devices, in the directory file format; ' +
           "simulation: calls, simulated devices and outside parties; users' routing; the clock; " +
-          'fault injection; reset, snapshots and restore of the whole platform. ' +
+          'fault injection; reset, snapshots and restore of the whole platform; scenarios (a world, a script on the clock, expectations) and their library. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       servers: SAME_ORIGIN_SERVERS,
@@ -177,10 +189,28 @@ export async function buildControlApp(
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
   if (system) await app.register(healthRoutes, { prefix, system })
   if (platform.states) await app.register(snapshotRoutes, { prefix, states: platform.states })
+  const { scenarios, scenarioLibrary } = platform
+  if (scenarios && telephony && isSteppable(adjustableClock)) {
+    // The runner sends the script's control-plane steps to these very routes, as the operator would.
+    const control = injector(app, { authorization: `Bearer ${options.token}` })
+    const runner = new ScenarioRunner({
+      ...scenarios,
+      control: (request) => control({ ...request, url: `${CONTROL_PATH}${request.url}` }),
+      telephony,
+      clock: adjustableClock,
+    })
+    const library = new ScenarioLibrary(scenarioLibrary ?? '')
+    await app.register(scenarioRoutes, { prefix, runner, library })
+  }
   const { metrics } = platform
   if (metrics)
     app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) =>
       reply.type(metrics.contentType).send(await metrics.scrape()),
     )
   return app
+}
+
+/** A clock a scenario run can step from one due time to the next. */
+function isSteppable(clock: AdjustableTime | undefined): clock is ScenarioClock {
+  return clock?.nextDueAt !== undefined
 }

@@ -57,6 +57,14 @@ export class VirtualClock implements Clock {
     await new Promise((resolve) => setImmediate(resolve))
   }
 
+  /** When the earliest timer waiting is due; undefined when none waits. */
+  nextDueAt(): number | undefined {
+    let next: number | undefined
+    for (const entry of this.scheduled)
+      if (!entry.cancelled && (next === undefined || entry.at < next)) next = entry.at
+    return next
+  }
+
   /** How many timers wait. */
   get pending(): number {
     return this.scheduled.filter((entry) => !entry.cancelled).length

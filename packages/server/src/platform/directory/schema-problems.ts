@@ -135,7 +135,8 @@ function unknownFieldMessage(key: string, known: string[]): string {
     : `is not a known field; did you mean ${closest.name}?`
 }
 
-function editDistance(a: string, b: string): number {
+/** The Levenshtein distance between two words (a suggestion for a misspelt one). */
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const next = [i]
