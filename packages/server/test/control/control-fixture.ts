@@ -1,5 +1,6 @@
 /** A control plane over the demo directory in SQLite :memory:, with the events it publishes recorded. */
 import type { FastifyInstance } from 'fastify'
+import { type CliIo, run } from '../../src/cli/openness-control.js'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import { buildControlApp, type ControlAppOptions } from '../../src/control/control-app.js'
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
@@ -104,4 +105,28 @@ export async function startControlService(
       await service.close()
     },
   }
+}
+
+/** What a command line run printed, and its exit code. */
+export interface CliRun {
+  code: number
+  out: string
+  err: string
+}
+
+/** Runs the command line (openness-control) in process against the control plane at `url`. */
+export async function runCli(url: string, argv: readonly string[], stdin = ''): Promise<CliRun> {
+  let out = ''
+  let err = ''
+  const io: CliIo = {
+    out: (text) => {
+      out += text
+    },
+    err: (text) => {
+      err += text
+    },
+    stdin: async () => stdin,
+    env: { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
+  }
+  return { code: await run([...argv], io), out, err }
 }

@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { type CliIo, run } from '../../src/cli/openness-control.js'
 import { SCENARIO_LIBRARY_DIR } from '../../src/config.js'
-import { TOKEN } from './control-fixture.js'
+import { type CliRun, runCli } from './control-fixture.js'
 import { type ScenarioService, startScenarioService } from './scenario-fixture.js'
 
 let fixture: ScenarioService
@@ -19,23 +18,8 @@ beforeEach(async () => {
 })
 afterEach(() => fixture.close())
 
-async function cli(
-  argv: string[],
-  stdin = '',
-): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const io: CliIo = {
-    out: (text) => {
-      out += text
-    },
-    err: (text) => {
-      err += text
-    },
-    stdin: async () => stdin,
-    env: { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
-  }
-  return { code: await run(argv, io), out, err }
+function cli(argv: string[], stdin = ''): Promise<CliRun> {
+  return runCli(url, argv, stdin)
 }
 
 const MISSED_CALL = join(SCENARIO_LIBRARY_DIR, 'missed-call.yaml')

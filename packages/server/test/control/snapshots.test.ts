@@ -11,7 +11,6 @@ import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { AdjustableClock } from '../../src/adjustable-clock.js'
-import { type CliIo, run } from '../../src/cli/openness-control.js'
 import { buildControlApp } from '../../src/control/control-app.js'
 import { keptClock } from '../../src/kept-clock.js'
 import { DEFAULT_THROTTLE_POLICIES } from '../../src/platform/auth/authenticator.js'
@@ -19,7 +18,7 @@ import type { PlatformOptions } from '../../src/service.js'
 import { type StateSnapshot, stateChanges, stateSnapshot } from '../fuzz/state-snapshot.js'
 import { expectRestError } from '../support/assertions.js'
 import { basic, openSession, startTestService, type TestService } from '../support/test-service.js'
-import { AUTH, newUser, TOKEN } from './control-fixture.js'
+import { AUTH, newUser, runCli, TOKEN } from './control-fixture.js'
 
 const C = '/control/v1'
 
@@ -296,21 +295,7 @@ describe('the command line', () => {
   async function cliOn(sandbox: Sandbox) {
     await sandbox.control.listen({ host: '127.0.0.1', port: 0 })
     const url = `http://127.0.0.1:${(sandbox.control.server.address() as AddressInfo).port}`
-    return async (...argv: string[]) => {
-      let out = ''
-      let err = ''
-      const io: CliIo = {
-        out: (text) => {
-          out += text
-        },
-        err: (text) => {
-          err += text
-        },
-        stdin: async () => '',
-        env: { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
-      }
-      return { code: await run(argv, io), out, err }
-    }
+    return (...argv: string[]) => runCli(url, argv)
   }
 
   it('saves, lists, restores and deletes snapshots, and resets', async () => {
