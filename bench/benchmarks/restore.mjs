@@ -4,13 +4,12 @@
 // the control plane drives (RunningPlatform.states): the figure is the platform's own work, without HTTP.
 // Before each restore a preference is changed and a call placed, so that every restore puts back an
 // account and ends a call, as between two tests (no session is open: closing one costs what a logout does). No baseline: the target is absolute (issue 16: under 50 ms for the demo).
-import { randomBytes, scryptSync } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse, stringify } from 'yaml'
 import { AdjustableClock } from '../../packages/server/dist/adjustable-clock.js'
 import { startPlatform } from '../../packages/server/dist/service.js'
-import { DEMO_DIRECTORY } from '../lib/service.mjs'
+import { cheapHash, cheapPasswords, DEMO_DIRECTORY } from '../lib/service.mjs'
 import { latencySummary } from '../lib/stats.mjs'
 
 export default {
@@ -34,7 +33,7 @@ export default {
   ],
   async run(ctx) {
     const dir = ctx.tempDir('restore-')
-    const demo = await startOn(dir, 'demo', cheapDirectory(readFileSync(DEMO_DIRECTORY, 'utf8')))
+    const demo = await startOn(dir, 'demo', cheapPasswords(readFileSync(DEMO_DIRECTORY, 'utf8')))
     const big = await startOn(dir, 'big', generatedDirectory(ctx.scale(10_000, 200)))
     const restores = ctx.scale(50, 3)
     try {
@@ -91,14 +90,6 @@ async function measure({ running, caller, login }, count, prefix) {
   }
 }
 
-/** The directory text with its passwords as scrypt hashes of a negligible cost (bench/lib/service.mjs). */
-function cheapDirectory(text) {
-  return text.replace(
-    /^(\s*)password: (\S+)\s*$/gm,
-    (_, indent, password) => `${indent}passwordHash: ${cheapHash(password)}`,
-  )
-}
-
 /** The demo company with `count` generated users on five-digit extensions, and the demo's administrators. */
 function generatedDirectory(count) {
   const demo = parse(readFileSync(DEMO_DIRECTORY, 'utf8'))
@@ -129,10 +120,4 @@ function generatedDirectory(count) {
     users,
     administrators,
   })
-}
-
-function cheapHash(password) {
-  const salt = randomBytes(16)
-  const key = scryptSync(password, salt, 32, { N: 16, r: 1, p: 1 })
-  return `scrypt$16$1$1$${salt.toString('base64')}$${key.toString('base64')}`
 }

@@ -190,16 +190,22 @@ export async function startService({
  * start hashes nothing. Written in `dir`. For benchmarks only: such a hash protects nothing.
  */
 export function cheapDirectoryFile(dir) {
-  const text = readFileSync(DEMO_DIRECTORY, 'utf8').replace(
-    /^(\s*)password: (\S+)\s*$/gm,
-    (_, indent, password) => `${indent}passwordHash: ${cheapHash(password)}`,
-  )
+  const text = cheapPasswords(readFileSync(DEMO_DIRECTORY, 'utf8'))
   const file = join(dir, 'bench-directory.yaml')
   writeFileSync(file, text)
   return file
 }
 
-function cheapHash(password) {
+/** A directory file's text with each `password:` given as a cheap `passwordHash:` (above). */
+export function cheapPasswords(text) {
+  return text.replace(
+    /^(\s*)password: (\S+)\s*$/gm,
+    (_, indent, password) => `${indent}passwordHash: ${cheapHash(password)}`,
+  )
+}
+
+/** An scrypt hash of a negligible cost (N=16, r=1): for benchmarks only. */
+export function cheapHash(password) {
   const salt = randomBytes(16)
   const key = scryptSync(password, salt, 32, { N: 16, r: 1, p: 1 })
   return `scrypt$16$1$1$${salt.toString('base64')}$${key.toString('base64')}`

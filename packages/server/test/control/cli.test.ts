@@ -5,8 +5,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
-import { type CliIo, run } from '../../src/cli/openness-control.js'
-import { type ControlFixture, newUser, startControlFixture, TOKEN } from './control-fixture.js'
+import {
+  type CliRun,
+  type ControlFixture,
+  newUser,
+  runCli,
+  startControlFixture,
+  TOKEN,
+} from './control-fixture.js'
 
 let control: ControlFixture
 let url: string
@@ -24,31 +30,12 @@ beforeEach(async () => {
 })
 afterEach(() => control.close())
 
-interface Result {
-  code: number
-  out: string
-  err: string
-}
-
 /** Runs the command line with the fixture's URL and token unless `env` says otherwise. */
-async function cli(
+function cli(
   argv: string[],
   options: { stdin?: string; env?: Record<string, string | undefined> } = {},
-): Promise<Result> {
-  let out = ''
-  let err = ''
-  const io: CliIo = {
-    out: (text) => {
-      out += text
-    },
-    err: (text) => {
-      err += text
-    },
-    stdin: async () => options.stdin ?? '',
-    env: options.env ?? { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
-  }
-  const code = await run(argv, io)
-  return { code, out, err }
+): Promise<CliRun> {
+  return runCli(url, argv, options)
 }
 
 async function file(name: string, content: string): Promise<string> {

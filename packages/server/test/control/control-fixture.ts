@@ -114,8 +114,15 @@ export interface CliRun {
   err: string
 }
 
-/** Runs the command line (openness-control) in process against the control plane at `url`. */
-export async function runCli(url: string, argv: readonly string[], stdin = ''): Promise<CliRun> {
+/**
+ * Runs the command line (openness-control) in process against the control plane at `url` with the
+ * fixture's token, unless `env` says otherwise; `stdin` is what a file named `-` reads.
+ */
+export async function runCli(
+  url: string,
+  argv: readonly string[],
+  options: { stdin?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliRun> {
   let out = ''
   let err = ''
   const io: CliIo = {
@@ -125,8 +132,8 @@ export async function runCli(url: string, argv: readonly string[], stdin = ''): 
     err: (text) => {
       err += text
     },
-    stdin: async () => stdin,
-    env: { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
+    stdin: async () => options.stdin ?? '',
+    env: options.env ?? { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
   }
   return { code: await run([...argv], io), out, err }
 }

@@ -19,7 +19,7 @@ beforeEach(async () => {
 afterEach(() => fixture.close())
 
 function cli(argv: string[], stdin = ''): Promise<CliRun> {
-  return runCli(url, argv, stdin)
+  return runCli(url, argv, { stdin })
 }
 
 const MISSED_CALL = join(SCENARIO_LIBRARY_DIR, 'missed-call.yaml')

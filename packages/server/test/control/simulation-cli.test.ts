@@ -2,9 +2,8 @@
 import type { AddressInfo } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { type CliIo, run } from '../../src/cli/openness-control.js'
 import { openSession, type TestService } from '../support/test-service.js'
-import { type ControlService, startControlService, TOKEN } from './control-fixture.js'
+import { type CliRun, type ControlService, runCli, startControlService } from './control-fixture.js'
 
 const START = Date.UTC(2026, 0, 1)
 
@@ -20,20 +19,8 @@ beforeEach(async () => {
 })
 afterEach(() => fixture.close())
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const io: CliIo = {
-    out: (text) => {
-      out += text
-    },
-    err: (text) => {
-      err += text
-    },
-    stdin: async () => '',
-    env: { CONTROL_URL: url, CONTROL_TOKEN: TOKEN },
-  }
-  return { code: await run(argv, io), out, err }
+function cli(argv: string[]): Promise<CliRun> {
+  return runCli(url, argv)
 }
 
 const states = () =>

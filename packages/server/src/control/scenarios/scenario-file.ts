@@ -3,7 +3,7 @@
  * against its schema and its rules. Every problem is reported at once, by its path in the file, and by its
  * line when the scenario came as text; the run refuses such a file with 400 BAD_PARAMETER.
  */
-import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml'
+import { LineCounter, parseDocument } from 'yaml'
 import {
   type DirectoryProblem,
   describeDirectoryProblem,
@@ -11,6 +11,7 @@ import {
 } from '../../platform/directory/directory-problem.js'
 import { findSchemaProblems } from '../../platform/directory/schema-problems.js'
 import { PlatformError } from '../../platform/platform-error.js'
+import { lineOf } from '../../storage/file/directory-file.js'
 import { findScenarioProblems, SCENARIO_PATTERN_MESSAGES } from './scenario-checks.js'
 import { DURATION_MESSAGE, ScenarioDocument } from './scenario-document.js'
 
@@ -76,26 +77,4 @@ function problemsOf(value: unknown): DirectoryProblem[] {
     (problem) => !told.has(formatDirectoryPath(problem.path)),
   )
   return [...shape, ...rules]
-}
-
-/** The line of the problem's field, or of the nearest enclosing field when it is missing. */
-function lineOf(yaml: Document, lineCounter: LineCounter, problem: DirectoryProblem): number {
-  const lineAt = (node: unknown): number | undefined => {
-    const range = (node as { range?: [number, number, number] } | null | undefined)?.range
-    return range === undefined ? undefined : lineCounter.linePos(range[0]).line
-  }
-  let node: unknown = yaml.contents
-  let line = lineAt(node) ?? 1
-  for (const segment of problem.path) {
-    if (isSeq(node) && typeof segment === 'number') {
-      node = node.items[segment]
-      line = lineAt(node) ?? line
-    } else if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && item.key.value === segment)
-      if (pair === undefined) break
-      line = lineAt(pair.key) ?? line
-      node = pair.value
-    } else break
-  }
-  return line
 }

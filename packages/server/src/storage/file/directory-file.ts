@@ -78,7 +78,11 @@ export async function readDirectoryFile(
  * The line of the problem's field (of its key, in a mapping), or of the nearest enclosing field when
  * the field is missing.
  */
-function lineOf(yaml: Document, lineCounter: LineCounter, problem: DirectoryProblem): number {
+export function lineOf(
+  yaml: Document,
+  lineCounter: LineCounter,
+  problem: DirectoryProblem,
+): number {
   let line = 1
   let node: unknown = yaml.contents
   const lineAt = (candidate: unknown): number | undefined => {
