@@ -5,7 +5,7 @@
  * on free loopback ports (not the defaults), its certificate generated into a scratch data directory.
  */
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,12 +39,13 @@ afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
-/** Runs `npm run example`'s script (examples/run.mjs) with `env`; resolves with its exit code and output. */
+/** Runs `npm run example -- <name>`'s script (examples/run.mjs) with `env`; resolves with its exit code and output. */
 function runExample(
   env: Record<string, string>,
+  name = 'click-to-call',
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['examples/run.mjs', 'click-to-call'], {
+    const child = spawn(process.execPath, ['examples/run.mjs', name], {
       cwd: ROOT,
       env: { PATH: process.env['PATH'] ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,6 +84,16 @@ async function unusedPort(): Promise<number> {
 }
 
 describe('the click-to-call example', () => {
+  it('is what `npm run example` runs', async () => {
+    const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>
+    }
+    expect(scripts['example']).toBe('node examples/run.mjs')
+    const unknown = await runExample({}, 'no-such-example')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("No example 'no-such-example'. The examples: click-to-call")
+  })
+
   it('logs in over HTTPS, places, answers and ends a call, prints its events in order, exits 0', async () => {
     const { code, stdout, stderr } = await runExample({
       HTTPS_PORT: String(listeners.httpsPort),
