@@ -90,6 +90,7 @@ describe('loadConfig', () => {
       DIRECTORY_FILE: '/etc/openness/directory.yaml',
       DATABASE_URL: 'postgres://db/openness',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'pretty',
       CONTROL_HOST: '0.0.0.0',
       CONTROL_PORT: '9090',
       CONTROL_TOKEN: 'a-long-operator-token',
@@ -127,6 +128,7 @@ describe('loadConfig', () => {
       directoryFile: '/etc/openness/directory.yaml',
       databaseUrl: 'postgres://db/openness',
       logLevel: 'warn',
+      logFormat: 'pretty',
       controlHost: '0.0.0.0',
       controlPort: 9090,
       controlToken: 'a-long-operator-token',
@@ -176,6 +178,7 @@ describe('loadConfig', () => {
         PUBLIC_BASE_URL: 'https://pbx.example.com/api',
         TLS_CERT_FILE: '/etc/cert.pem',
         LOG_LEVEL: 'loud',
+        LOG_FORMAT: 'fancy',
         COMLOG_RECORDING: 'yes',
       })
     expect(bad).toThrow(ConfigError)
@@ -187,6 +190,7 @@ describe('loadConfig', () => {
         '  - COMLOG_RECORDING=yes: must be on or off',
         '  - PUBLIC_BASE_URL=https://pbx.example.com/api: must be an http(s) origin such as https://pbx.example.com:8443 (no path)',
         '  - LOG_LEVEL=loud: must be one of fatal, error, warn, info, debug, trace, silent',
+        '  - LOG_FORMAT=fancy: must be json or pretty',
         '  - TLS_CERT_FILE and TLS_KEY_FILE: set both or neither',
       ].join('\n'),
     )

@@ -19,6 +19,9 @@ import { DEFAULT_REDIS_KEY_PREFIX } from './storage/redis/redis-client.js'
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
+/** How log lines are written: JSON lines, or pretty lines for a terminal (operations/service-logger.ts). */
+export const LOG_FORMATS = ['json', 'pretty'] as const
+export type LogFormat = (typeof LOG_FORMATS)[number]
 
 /** Everything the service is configured with. */
 export interface ServiceConfig {
@@ -44,6 +47,8 @@ export interface ServiceConfig {
   directoryFile: string
   databaseUrl?: string
   logLevel: LogLevel
+  /** LOG_FORMAT; unset, pretty lines when stdout is a terminal and JSON lines otherwise. */
+  logFormat?: LogFormat
   /** Control plane listener (loopback by default); 0 turns it off. */
   controlHost: string
   controlPort: number
@@ -261,6 +266,12 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (pollingBaseUrl) config.pollingBaseUrl = pollingBaseUrl
   if (!LOG_LEVELS.includes(config.logLevel))
     problems.push(`LOG_LEVEL=${config.logLevel}: must be one of ${LOG_LEVELS.join(', ')}`)
+  const logFormat = text('LOG_FORMAT')
+  if (logFormat !== undefined) {
+    if ((LOG_FORMATS as readonly string[]).includes(logFormat))
+      config.logFormat = logFormat as LogFormat
+    else problems.push(`LOG_FORMAT=${logFormat}: must be json or pretty`)
+  }
   const tlsCertFile = text('TLS_CERT_FILE')
   const tlsKeyFile = text('TLS_KEY_FILE')
   if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined))

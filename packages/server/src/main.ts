@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import pino from 'pino'
+import type pino from 'pino'
 import { AdjustableClock } from './adjustable-clock.js'
 import { buildApp } from './app.js'
 import {
@@ -19,6 +19,8 @@ import { generateOperatorToken } from './control/operator-token.js'
 import { scenarioServices } from './control/scenarios/scenario-services.js'
 import { keptClock } from './kept-clock.js'
 import { type HttpListener, startHttpListener, startListeners } from './listeners.js'
+import { activityLog } from './operations/activity-log.js'
+import { createServiceLogger } from './operations/service-logger.js'
 import { startPlatform } from './service.js'
 import { DirectoryFileError } from './storage/file/directory-file.js'
 import { databaseTargetFromUrl } from './storage/sql/database.js'
@@ -157,7 +159,10 @@ function generatedNodeId(): string {
 
 async function main(): Promise<void> {
   const config = loadConfig()
-  const logger = pino({ level: config.logLevel })
+  const logger = createServiceLogger({
+    level: config.logLevel,
+    ...(config.logFormat && { format: config.logFormat }),
+  })
   // The system's time, which the control plane may set forward (docs/control-plane.md, "The clock").
   const clock = new AdjustableClock()
   const cluster = config.redisUrl
@@ -178,6 +183,7 @@ async function main(): Promise<void> {
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
     quotas: config.quotas,
     processMetrics: true,
+    activity: activityLog(logger),
     ...(cluster && { cluster }),
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),
     ...(config.privateBaseUrl && { privateBaseUrl: config.privateBaseUrl }),

@@ -21,6 +21,7 @@ import {
 import { SessionCookies } from './gateway/cookies.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { ServiceCatalog } from './gateway/service-catalog.js'
+import type { PlatformActivity } from './operations/activity-log.js'
 import { engineHealthCheck } from './operations/engine-health-check.js'
 import { NodeHealth } from './operations/node-health.js'
 import { ServiceMetrics } from './operations/service-metrics.js'
@@ -157,6 +158,11 @@ export interface PlatformOptions {
   cluster?: ClusterOptions
   /** Adds the process's metrics (CPU, memory, event loop) to the node's (main.ts); off by default. */
   processMetrics?: boolean
+  /**
+   * Told of the calls the engine creates, answers and ends, and of each reset, restore and snapshot (main.ts
+   * logs them: docs/operations.md, "Logs"); nobody by default.
+   */
+  activity?: PlatformActivity
 }
 
 /** A node of a cluster: its id, and the Redis the nodes share. */
@@ -397,6 +403,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         onCommitted: (committed) => {
           comlog.engineCommitted(committed)
           voicemailDeposits.engineCommitted(committed)
+          options.activity?.committed(committed)
         },
         onTimerError: (error, timer) =>
           reportError(error, `the engine's ${timer.command.type} timer failed`),
@@ -492,6 +499,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       notices,
       onReloadFailure: (error) =>
         reportError(error, 'the platform was not reloaded after a restore on another node'),
+      ...(options.activity && { onReport: options.activity.states }),
     })
     metrics.readFrom({
       openSessions: () => sessions.openCount(),

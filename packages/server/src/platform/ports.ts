@@ -827,6 +827,8 @@ export interface RestoredRows {
   settings: boolean
   /** The login names of the routing profiles it added, changed or deleted. */
   routing: string[]
+  /** How many rows it wrote in all: added, changed or deleted. */
+  rows: number
 }
 
 /** A snapshot as listed: its name, when it was taken (the service's time) and its size. */
@@ -855,8 +857,12 @@ export interface PlatformImageStore {
    * must reload.
    */
   restore(image: PlatformImage): Promise<RestoredRows>
-  /** Keeps `image` under `name`, replacing a snapshot of that name. */
-  save(name: string, image: PlatformImage, takenAt: number): Promise<SnapshotInfo>
+  /** Keeps `image` under `name`, replacing a snapshot of that name; `rows`: how many rows the image holds. */
+  save(
+    name: string,
+    image: PlatformImage,
+    takenAt: number,
+  ): Promise<SnapshotInfo & { rows: number }>
   /** The snapshot named `name`; undefined when there is none. */
   load(name: string): Promise<PlatformImage | undefined>
   /** Every snapshot, by name. */

@@ -79,9 +79,15 @@ export const clockRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const ms = secondsField(bodyOf(request.body, ['seconds']), 'seconds')
+      const from = clock.now()
       await clock.advance(ms)
       await telephony?.idle()
-      return state()
+      const answer = state()
+      request.log.info(
+        { from: isoTime(from), to: answer.now, seconds: ms / 1000 },
+        'clock advanced',
+      )
+      return answer
     },
   )
 }

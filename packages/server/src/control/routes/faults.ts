@@ -111,7 +111,9 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const ms = secondsField(bodyOf(request.body, ['seconds']), 'seconds')
-      return { fault: shown(readiness.notReadyFor(ms, 'NOT_READY')) }
+      const fault = shown(readiness.notReadyFor(ms, 'NOT_READY'))
+      request.log.info({ fault: fault.type, until: fault.until }, 'fault injected')
+      return { fault }
     },
   )
 
@@ -137,12 +139,17 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{
       if (node !== undefined) {
         // The answer goes out first; then the node ends as a crashed one does, with no drain and no goodbye.
         reply.raw.once('finish', () => node.lose())
+        request.log.info({ fault: 'SWITCH_OVER', nodeLost: node.nodeId }, 'fault injected')
         const now = isoTime(Date.now())
         const fault = { type: 'SWITCH_OVER' as const, since: now, until: now, remainingSeconds: 0 }
         return { fault, sessionsClosed: 0, nodeLost: node.nodeId }
       }
       const fault = readiness.notReadyFor(ms, 'SWITCH_OVER')
       const sessionsClosed = await sessions.closeAll('SWITCH_OVER')
+      request.log.info(
+        { fault: fault.cause, until: isoTime(fault.until), sessionsClosed },
+        'fault injected',
+      )
       return { fault: shown(fault), sessionsClosed }
     },
   )
@@ -156,8 +163,9 @@ export const faultRoutes: FastifyPluginAsyncTypebox<{
         response: { 204: Type.Null(), ...errorResponses(401) },
       },
     },
-    async (_request, reply) => {
-      readiness.clear()
+    async (request, reply) => {
+      const fault = readiness.fault
+      if (readiness.clear()) request.log.info({ fault: fault?.cause }, 'fault cleared')
       return reply.code(204).send(null)
     },
   )

@@ -51,6 +51,17 @@ export interface RestoreOutcome {
   durationMs: number
 }
 
+/** What a reset, restore or snapshot did, for the logs (operations/activity-log.ts). */
+export type StatesReport =
+  | (RestoreOutcome & {
+      action: 'reset' | 'restore'
+      /** The rows of the durable store it wrote: added, changed or deleted. */
+      rows: number
+      /** The clock's time before and after, when it set the clock back or forward. */
+      clock?: { from: number; to: number }
+    })
+  | { action: 'snapshot'; snapshot: string; rows: number; bytes: number; durationMs: number }
+
 /** Where each part of the platform is reached. */
 export interface PlatformStatesOptions {
   images: PlatformImageStore
@@ -85,6 +96,8 @@ export interface PlatformStatesOptions {
   notices: ChangeNotices
   /** Told of a reload asked by another node that failed. */
   onReloadFailure: (error: unknown) => void
+  /** Told of each reset, restore and snapshot done here (the logs). */
+  onReport?: (report: StatesReport) => void
 }
 
 export class PlatformStates {
@@ -109,11 +122,20 @@ export class PlatformStates {
   snapshot(name: string): Promise<SnapshotInfo> {
     checkName(name)
     return this.#enqueue(async () => {
-      const { images, directory, telephony, clock } = this.#options
+      const started = performance.now()
+      const { images, directory, telephony, clock, onReport } = this.#options
       await directory.completeImport()
       // The engine's state as stored holds every command answered so far.
       await telephony.idle()
-      return images.save(name, await images.capture(), clock.now())
+      const { rows, ...info } = await images.save(name, await images.capture(), clock.now())
+      onReport?.({
+        action: 'snapshot',
+        snapshot: name,
+        rows,
+        bytes: info.bytes,
+        durationMs: since(started),
+      })
+      return info
     })
   }
 
@@ -123,7 +145,7 @@ export class PlatformStates {
     return this.#enqueue(async () => {
       const image = await this.#options.images.load(name)
       if (image === undefined) throw notFound(name)
-      return { snapshot: name, ...(await this.#putBack(image)) }
+      return this.#putBack(image, name)
     })
   }
 
@@ -131,7 +153,7 @@ export class PlatformStates {
   reset(): Promise<RestoreOutcome> {
     return this.#enqueue(async () => {
       const { images, fileDirectory } = this.#options
-      return this.#putBack(images.baseline(await fileDirectory()))
+      return this.#putBack(images.baseline(await fileDirectory()), undefined)
     })
   }
 
@@ -143,10 +165,12 @@ export class PlatformStates {
     })
   }
 
-  async #putBack(image: PlatformImage): Promise<Omit<RestoreOutcome, 'snapshot'>> {
+  /** Puts `image` back: the snapshot `name`'s, or the directory file's (a reset) when no name is given. */
+  async #putBack(image: PlatformImage, name: string | undefined): Promise<RestoreOutcome> {
     const started = performance.now()
     const options = this.#options
-    const { telephony } = options
+    const { telephony, clock } = options
+    const offsetBefore = isOffsetClock(clock) ? clock.offsetMs : 0
     await options.directory.completeImport()
     const sessionsClosed = await options.sessions.closeAll('RELEASED')
     await Promise.all(options.loginAttempts.map((store) => store.clear()))
@@ -165,12 +189,24 @@ export class PlatformStates {
       target: image.engine ?? freshEngineState(options.devices()),
     })
     await this.#announce(written)
-    return {
+    const outcome: RestoreOutcome = {
+      ...(name !== undefined && { snapshot: name }),
       sessionsClosed,
       callsEnded,
       calls: telephony.state.calls.size,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: since(started),
     }
+    if (options.onReport) {
+      const moved = (isOffsetClock(clock) ? clock.offsetMs : 0) - offsetBefore
+      const now = clock.now()
+      options.onReport({
+        action: name === undefined ? 'reset' : 'restore',
+        ...outcome,
+        rows: written.rows,
+        ...(moved !== 0 && { clock: { from: now - moved, to: now } }),
+      })
+    }
+    return outcome
   }
 
   /**
@@ -203,6 +239,11 @@ export class PlatformStates {
     this.#queue = done.catch(() => undefined)
     return done
   }
+}
+
+/** Milliseconds of the system's time since `started`, to a tenth. */
+function since(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10
 }
 
 function isOffsetClock(clock: Clock): clock is OffsetClock {

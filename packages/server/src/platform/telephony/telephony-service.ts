@@ -115,6 +115,8 @@ export interface Committed {
   changes: CallChanges
   /** The records of the communication log stored with the command. */
   records: readonly StoredComRecord[]
+  /** The command's type (`makeCall`, `release`, `ringingTimeout`...); absent for a snapshot's step. */
+  command?: EngineCommand['type']
   /**
    * Set when the command was a reset's or restore's `restoreState` (restored-state.ts): the calls it removed
    * did not end, they never were (no voice message is left, no record written).
@@ -140,6 +142,8 @@ interface Step {
   drafts: readonly ComRecordDraft[]
   /** Set for a `restoreState` command's step (Committed.restored). */
   restored?: true
+  /** The command's type (Committed.command). */
+  command?: EngineCommand['type']
   /** Called once the batch is stored and the step's events published, with the step's records. */
   done(records: readonly StoredComRecord[]): void
   /** Called when the batch could not be stored: nothing of the step happened. */
@@ -252,6 +256,7 @@ export class TelephonyService implements Telephony {
     return new Promise((resolve, reject) => {
       this.#run(result, now, {
         ...(restored && { restored: true }),
+        command: command.type,
         done: () => {
           ended('done')
           resolve({ ...(callRef !== undefined && { callRef }), events })
@@ -305,7 +310,7 @@ export class TelephonyService implements Telephony {
   #run(
     { state, events, changes }: EngineResult,
     now: number,
-    outcome: Pick<Step, 'done' | 'fail' | 'restored'>,
+    outcome: Pick<Step, 'done' | 'fail' | 'restored' | 'command'>,
   ): void {
     this.#push({
       before: this.#head,
@@ -393,6 +398,7 @@ export class TelephonyService implements Telephony {
           events: step.events,
           changes: step.changes,
           records: stepRecords,
+          ...(step.command && { command: step.command }),
           ...(step.restored && { restored: true }),
         })
       step.done(stepRecords)
@@ -481,6 +487,7 @@ export class TelephonyService implements Telephony {
         result = { state: base, events: [], changes: NO_CHANGES }
       }
       this.#run(result, now, {
+        command: due.command.type,
         done: () => ended('done'),
         fail: (error) => {
           ended('failed')

@@ -105,10 +105,15 @@ export class SqlPlatformImages implements PlatformImageStore {
       accounts: changed.account,
       settings: changed.directory_setting.length > 0,
       routing: changed.routing_profile,
+      rows: TABLES.reduce((rows, table) => rows + changed[table].length, 0),
     }
   }
 
-  async save(name: string, image: PlatformImage, takenAt: number): Promise<SnapshotInfo> {
+  async save(
+    name: string,
+    image: PlatformImage,
+    takenAt: number,
+  ): Promise<SnapshotInfo & { rows: number }> {
     const bytes = serialize({ format: FORMAT, image })
     await this.#snapshots()
       .insertInto('platform_snapshot')
@@ -121,7 +126,9 @@ export class SqlPlatformImages implements PlatformImageStore {
         })),
       )
       .execute()
-    return { name, takenAt, bytes: bytes.length }
+    const tables = image.tables as Tables
+    const rows = TABLES.reduce((count, table) => count + tables[table].length, 0)
+    return { name, takenAt, bytes: bytes.length, rows }
   }
 
   async load(name: string): Promise<PlatformImage | undefined> {
