@@ -3,6 +3,7 @@
  * run as `npm run control -- users list`. `run(argv, io)` does the work, so that tests call it without
  * spawning a process.
  */
+import { realpathSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -470,8 +471,10 @@ function processIo(): CliIo {
   }
 }
 
+// Run as a program, not imported: Node gives this module its real path, but the script's path as it was typed,
+// through any symbolic link (a checkout reached through a link, macOS's /tmp): compare the real ones.
 const script = process.argv[1]
-if (script !== undefined && resolve(script) === fileURLToPath(import.meta.url)) {
+if (script !== undefined && realpathSync(resolve(script)) === fileURLToPath(import.meta.url)) {
   run(process.argv.slice(2), processIo()).then(
     (code) => {
       process.exitCode = code
