@@ -44,22 +44,28 @@ describe('README.md shell blocks', () => {
   })
 })
 
-/** The runs: on the README's ports, then on others. */
-const runs = [
-  { name: "on the README's ports", ports: readmePorts(), other: false },
-  { name: 'on other ports', ports: await otherPorts(), other: true },
-]
+/**
+ * The runs: on the README's ports (skipped when one is in use), and on free ones, chosen as the run starts so
+ * that nothing else takes them meanwhile.
+ */
 const servicePorts = Object.values(PORTS.service)
+const inUse = await takenPorts(servicePorts)
+const runs = [
+  {
+    name: `on the README's ports (${servicePorts.join(', ')})`,
+    ports: async () => readmePorts(),
+    other: false,
+    skip: inUse.length > 0 ? `${inUse.join(', ')} in use` : undefined,
+  },
+  { name: 'on other ports', ports: otherPorts, other: true, skip: undefined },
+]
 
-for (const { name, ports, other } of runs) {
-  const taken = await takenPorts(servicePorts.map((port) => ports.get(port) ?? 0))
-  const clusterPortsTaken = await takenPorts(PORTS.clusterNodes.map((port) => ports.get(port) ?? 0))
-  const title = `README.md snippets ${name} (${servicePorts.map((port) => ports.get(port)).join(', ')})`
+for (const { name, ports, other, skip: runSkip } of runs) {
   // The two runs go side by side (each its own checkout, ports, service and servers' schema); the blocks of
   // one run follow each other.
   describe
-    .skipIf(taken.length > 0)
-    .concurrent(taken.length > 0 ? `${title} (skipped: ${taken.join(', ')} in use)` : title, () => {
+    .skipIf(runSkip !== undefined)
+    .concurrent(`README.md snippets ${name}${runSkip ? ` (skipped: ${runSkip})` : ''}`, () => {
       let run: ReadmeRun | undefined
       /** Blocks still running (a channel) until the next block ended. */
       const runningOn: {
@@ -72,7 +78,7 @@ for (const { name, ports, other } of runs) {
       let takenSince: string | undefined
       beforeAll(async () => {
         try {
-          run = await ReadmeRun.start(ports)
+          run = await ReadmeRun.start(await ports())
         } catch (error) {
           if (other || !String(error).includes('EADDRINUSE')) throw error
           takenSince = `a port of the README was taken since: ${String(error).slice(0, 2000)}`
@@ -88,7 +94,7 @@ for (const { name, ports, other } of runs) {
         const plan = PLANS[block.key]
         const label = `line ${block.line} (${block.heading}): ${block.key}`
         if (plan === undefined) continue
-        const skip = skipReason(plan, other, clusterPortsTaken)
+        const skip = skipReason(plan, other)
         if (skip !== undefined) {
           it.skip(`${label} (skipped: ${skip})`, () => {})
           continue
@@ -103,17 +109,11 @@ for (const { name, ports, other } of runs) {
 }
 
 /** Why a block the test runs is skipped in this run, if it is. */
-function skipReason(
-  plan: RunPlan,
-  other: boolean,
-  clusterPortsTaken: number[],
-): string | undefined {
+function skipReason(plan: RunPlan, other: boolean): string | undefined {
   if (!other && plan.onOtherPortsOnly !== undefined)
     return `run on other ports only: ${plan.onOtherPortsOnly}`
   if (plan.needsClusterServers && CLUSTER_SERVERS === undefined)
     return 'REDIS_URL and a PostgreSQL DATABASE_URL are not set'
-  if (plan.needsClusterServers && clusterPortsTaken.length > 0)
-    return `${clusterPortsTaken.join(', ')} in use`
   return undefined
 }
 
