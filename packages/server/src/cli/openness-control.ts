@@ -471,10 +471,21 @@ function processIo(): CliIo {
   }
 }
 
-// Run as a program, not imported: Node gives this module its real path, but the script's path as it was typed,
-// through any symbolic link (a checkout reached through a link, macOS's /tmp): compare the real ones.
-const script = process.argv[1]
-if (script !== undefined && realpathSync(resolve(script)) === fileURLToPath(import.meta.url)) {
+/**
+ * Whether this module runs as the program, not imported: Node gives it its real path, but the script's path as
+ * it was typed, through any symbolic link (a checkout reached through a link, macOS's /tmp): compare real ones.
+ */
+function isProgram(): boolean {
+  const script = process.argv[1]
+  if (script === undefined) return false
+  try {
+    return realpathSync(resolve(script)) === fileURLToPath(import.meta.url)
+  } catch {
+    return false
+  }
+}
+
+if (isProgram()) {
   run(process.argv.slice(2), processIo()).then(
     (code) => {
       process.exitCode = code

@@ -15,6 +15,19 @@ import { groupAlive, signalGroup } from './snippet-shell.js'
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 
+/** The PostgreSQL and Redis the suite was given (the cluster mode's servers), if it was given both. */
+export const CLUSTER_SERVERS = (() => {
+  const { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl } = process.env
+  return databaseUrl?.startsWith('postgres') && redisUrl !== undefined
+    ? { databaseUrl, redisUrl }
+    : undefined
+})()
+
+/** Whether the terminal has the command `name` (docker, psql...). */
+export function hasCommand(name: string): boolean {
+  return spawnSync('sh', ['-c', `command -v '${name}'`], { stdio: 'ignore' }).status === 0
+}
+
 /** Builds the service when a source changed since its last build (scripts/build-if-stale.mjs); throws if that fails. */
 export function buildIfStale(): void {
   const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], {

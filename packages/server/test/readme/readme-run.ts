@@ -12,6 +12,7 @@ import { withClient } from '../support/postgres.js'
 import { TestRedis } from '../support/redis.js'
 import type { ReadmeBlock } from './readme-blocks.js'
 import {
+  CLUSTER_SERVERS,
   checkoutView,
   freePorts,
   removeView,
@@ -20,14 +21,6 @@ import {
 } from './readme-checkout.js'
 import { FILL_INS, PORTS, withPorts } from './snippet-plans.js'
 import type { ShellPlace } from './snippet-shell.js'
-
-/** The PostgreSQL and Redis the suite was given (the cluster mode's servers), if it was given both. */
-export const CLUSTER_SERVERS = (() => {
-  const { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl } = process.env
-  return databaseUrl?.startsWith('postgres') && redisUrl !== undefined
-    ? { databaseUrl, redisUrl }
-    : undefined
-})()
 
 /** Every port the README names, each to itself: the run on the README's ports. */
 export function readmePorts(): Map<number, number> {

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { README, type ReadmeBlock, readmeBlocks } from './readme-blocks.js'
 import { buildIfStale, takenPorts } from './readme-checkout.js'
-import { CLUSTER_SERVERS, otherPorts, ReadmeRun, readmePorts } from './readme-run.js'
+import { otherPorts, ReadmeRun, readmePorts } from './readme-run.js'
 import { FILL_INS, PLANS, PORTS, type RunPlan, SKIPPED, withPorts } from './snippet-plans.js'
 import { missingInOrder, RunningBlock, runBlock } from './snippet-shell.js'
 
@@ -112,9 +112,7 @@ for (const { name, ports, other, skip: runSkip } of runs) {
 function skipReason(plan: RunPlan, other: boolean): string | undefined {
   if (!other && plan.onOtherPortsOnly !== undefined)
     return `run on other ports only: ${plan.onOtherPortsOnly}`
-  if (plan.needsClusterServers && CLUSTER_SERVERS === undefined)
-    return 'REDIS_URL and a PostgreSQL DATABASE_URL are not set'
-  return undefined
+  return plan.needs?.()
 }
 
 /** Runs one block as its plan says, then checks what the blocks still running beside it printed meanwhile. */

@@ -2,11 +2,14 @@
  * What the test does with each shell block of README.md (readme-snippets.test.ts), keyed by the block's first
  * line without its comment (readme-blocks.ts): run it and check what the README says it prints, or skip it for
  * the reason given. A block missing here fails the test until it is added: to PLANS to run it (most blocks need
- * no more than `{ prints: [] }`), or to SKIPPED with an honest reason.
+ * no more than `{ prints: [...] }`), or to SKIPPED with an honest reason. A block that needs something of the
+ * machine (docker, the cluster's servers) says so with `needs` (NEEDS) and is skipped, saying why, where it is
+ * missing; one that never ends by itself uses `runsOn`; one that starts services with `&`, `startsNodes`.
  *
- * The README's blocks run as pasted but for three things a reader changes too, each listed here: the ports, on
- * the run on other ports (PORTS); a value that only the reader's own start can give (FILL_INS); nothing else.
+ * The blocks run as pasted but for what their reader changes too, each listed here: the ports, on the run on
+ * other ports (PORTS), and the values only the reader's own start or servers give (FILL_INS).
  */
+import { CLUSTER_SERVERS, hasCommand } from './readme-checkout.js'
 
 /** A block the test runs. */
 export interface RunPlan {
@@ -22,10 +25,21 @@ export interface RunPlan {
    * in its body, and what it started is stopped.
    */
   readonly startsNodes?: { readonly answer: readonly string[]; readonly saying: string }
-  /** The block needs PostgreSQL and Redis: it is skipped, saying so, where REDIS_URL and DATABASE_URL do not name them. */
-  readonly needsClusterServers?: true
+  /** What the block needs of the machine (NEEDS): it is skipped, saying why, where that is missing. */
+  readonly needs?: () => string | undefined
   /** The block runs in the run on other ports only (that one always runs), for the reason given. */
   readonly onOtherPortsOnly?: string
+}
+
+/** What a block may need of the machine: each says why it is missing, or nothing when it is there. */
+export const NEEDS = {
+  /** The cluster mode's servers: REDIS_URL, and DATABASE_URL naming a PostgreSQL. */
+  clusterServers: () =>
+    CLUSTER_SERVERS === undefined
+      ? 'REDIS_URL and a PostgreSQL DATABASE_URL are not set'
+      : undefined,
+  /** A command, e.g. `NEEDS.command('docker')`. */
+  command: (name: string) => () => (hasCommand(name) ? undefined : `${name} is not installed`),
 }
 
 const CURL_LOGIN =
@@ -56,7 +70,7 @@ export const PLANS: Readonly<Record<string, RunPlan>> = {
       answer: ['http://127.0.0.1:8081/api/rest', 'http://127.0.0.1:8082/api/rest'],
       saying: '"haMode":true',
     },
-    needsClusterServers: true,
+    needs: NEEDS.clusterServers,
     onOtherPortsOnly:
       'its build and two more nodes take seconds: once is enough, and its own ports move there',
   },
