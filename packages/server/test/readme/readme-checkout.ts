@@ -37,11 +37,24 @@ export function buildIfStale(): void {
   if (build.status !== 0) throw new Error(`the build failed: ${build.stderr}${build.stdout}`)
 }
 
-/** A directory whose entries are links to the repository's, but for `data/`: a checkout of the reader's own. */
+/**
+ * A directory whose entries are links to the repository's: its directories but `data/`, and the files git
+ * tracks (not a cookie jar a reader left there, which a snippet would write through its link). A checkout of
+ * the reader's own, reached through links as a checkout under a linked directory is (the command line once
+ * did nothing when run so).
+ */
 export async function checkoutView(): Promise<string> {
+  const tracked = spawnSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' })
+  const trackedFiles =
+    tracked.status === 0
+      ? new Set(tracked.stdout.split('\n').filter((path) => !path.includes('/')))
+      : undefined
   const view = await mkdtemp(join(tmpdir(), 'openness-readme-'))
-  for (const entry of await readdir(ROOT)) {
-    if (entry !== 'data') await symlink(join(ROOT, entry), join(view, entry))
+  for (const entry of await readdir(ROOT, { withFileTypes: true })) {
+    const linked = entry.isDirectory()
+      ? entry.name !== 'data'
+      : (trackedFiles?.has(entry.name) ?? true)
+    if (linked) await symlink(join(ROOT, entry.name), join(view, entry.name))
   }
   return view
 }
