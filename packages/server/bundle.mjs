@@ -3,7 +3,7 @@
 // docs/performance.md "Start-up"); one file loads in a tenth of that. Packages stay outside the bundle
 // when they are native, loaded only on demand, or find their own files from __dirname
 // (src/tools/bundle-options.ts says which).
-import { readFile, writeFile } from 'node:fs/promises'
+import { rename, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 // Compiled by tsc just before (npm run build): the same options the cluster tests build their nodes with.
@@ -12,7 +12,7 @@ import { BUNDLE_BANNER, BUNDLE_EXTERNALS } from './dist/tools/bundle-options.js'
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const outfile = here('dist/main.bundle.js')
 
-await build({
+const { outputFiles } = await build({
   entryPoints: [here('dist/main.js')],
   outfile,
   bundle: true,
@@ -22,10 +22,12 @@ await build({
   external: [...BUNDLE_EXTERNALS],
   banner: { js: BUNDLE_BANNER },
   logLevel: 'warning',
+  write: false,
 })
 
 // A package that reads files next to its own code would look for them next to the bundle instead.
-const bundled = await readFile(outfile, 'utf8')
+const bundled = outputFiles.find((file) => file.path === outfile)?.text
+if (bundled === undefined) throw new Error(`esbuild gave no ${outfile}`)
 for (const name of ['__dirname', '__filename']) {
   if (bundled.includes(name)) {
     process.stderr.write(
@@ -34,6 +36,11 @@ for (const name of ['__dirname', '__filename']) {
     process.exit(1)
   }
 }
+// Written whole, then renamed over the last one: a service started while a build runs (npm start, a test
+// running the README's snippets, the benchmarks) reads one bundle or the other, never half of one.
+const partial = `${outfile}.${process.pid}.partial`
+await writeFile(partial, bundled)
+await rename(partial, outfile)
 
 // The build's last step: when it finished, for scripts/build-if-stale.mjs (tsc leaves an output it finds
 // unchanged as it was, so no output's time says when the last build ran).

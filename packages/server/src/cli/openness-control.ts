@@ -3,6 +3,7 @@
  * run as `npm run control -- users list`. `run(argv, io)` does the work, so that tests call it without
  * spawning a process.
  */
+import { realpathSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -470,8 +471,21 @@ function processIo(): CliIo {
   }
 }
 
-const script = process.argv[1]
-if (script !== undefined && resolve(script) === fileURLToPath(import.meta.url)) {
+/**
+ * Whether this module runs as the program, not imported: Node gives it its real path, but the script's path as
+ * it was typed, through any symbolic link (a checkout reached through a link, macOS's /tmp): compare real ones.
+ */
+function isProgram(): boolean {
+  const script = process.argv[1]
+  if (script === undefined) return false
+  try {
+    return realpathSync(resolve(script)) === fileURLToPath(import.meta.url)
+  } catch {
+    return false
+  }
+}
+
+if (isProgram()) {
   run(process.argv.slice(2), processIo()).then(
     (code) => {
       process.exitCode = code
