@@ -63,6 +63,10 @@ export const PLANS: Readonly<Record<string, RunPlan>> = {
   // "A call with curl": bob's list shows the call ringing his phone; answer and hang-up each answer 204.
   "curl -s -c alice -u alice:demo-alice 'http://localhost:8080/api/rest/authenticate?version=1.0' >/dev/null":
     { prints: ['"deviceId":"1002","state":"RINGING_INCOMING"', '204', '204'] },
+  // "A call from a program": the example against the started service, on its HTTPS port.
+  'HTTPS_PORT=8443 npm run example': {
+    prints: ['click to call on https://', 'answers call', 'OnCallRemoved', 'session closed'],
+  },
   // "Several nodes": two nodes on the same PostgreSQL and Redis, each reporting haMode.
   'npm run build': {
     prints: [],
@@ -107,6 +111,12 @@ export const PLANS: Readonly<Record<string, RunPlan>> = {
   },
 }
 
+/** Why the Docker block is not run. */
+const SKIPPED_DOCKER =
+  "builds an image FROM node:20-slim (a registry pull) and runs it on the README's ports: no Docker daemon runs " +
+  'on the machines CI uses; docker-runtime.test.ts starts the service from exactly the files the runtime stage ' +
+  'copies, runs its health check and the example against it'
+
 /** The blocks the test does not run, and why. */
 export const SKIPPED: Readonly<Record<string, string>> = {
   'npm install && npm start':
@@ -115,6 +125,7 @@ export const SKIPPED: Readonly<Record<string, string>> = {
   'npm test':
     'the Development commands: npm test is the suite itself, and CI (.ci/run) runs it with the typecheck and ' +
     'the lint; bench and fuzz take minutes (bench-smoke.test.ts runs the benchmarks briefly); .ci/run reinstalls',
+  'docker build -t openness .': SKIPPED_DOCKER,
 }
 
 /** What a fill-in reads from the run it fills a block for. */
