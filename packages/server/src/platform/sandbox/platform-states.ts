@@ -71,6 +71,11 @@ export interface PlatformStatesOptions {
   }
   /** The devices of the directory as it is now: the engine's after a reset. */
   devices: () => DeviceRecord[]
+  /**
+   * What keeps the engine's devices the directory's (engine-devices.ts): held while an image is put back, so
+   * that the directory restored does not release calls in the engine before `restoreState` replaces them.
+   */
+  engineDevices?: { hold<T>(task: () => Promise<T>): Promise<T> }
   loginAttempts: readonly LoginAttemptStore[]
   /** The platform's links and license warning, brought back to healthy. */
   system: {
@@ -123,7 +128,7 @@ export class PlatformStates {
     return this.#enqueue(async () => {
       const image = await this.#options.images.load(name)
       if (image === undefined) throw notFound(name)
-      return { snapshot: name, ...(await this.#putBack(image)) }
+      return { snapshot: name, ...(await this.#held(() => this.#putBack(image))) }
     })
   }
 
@@ -131,7 +136,8 @@ export class PlatformStates {
   reset(): Promise<RestoreOutcome> {
     return this.#enqueue(async () => {
       const { images, fileDirectory } = this.#options
-      return this.#putBack(images.baseline(await fileDirectory()))
+      const baseline = images.baseline(await fileDirectory())
+      return this.#held(() => this.#putBack(baseline))
     })
   }
 
@@ -141,6 +147,11 @@ export class PlatformStates {
     return this.#enqueue(async () => {
       if (!(await this.#options.images.delete(name))) throw notFound(name)
     })
+  }
+
+  #held<T>(task: () => Promise<T>): Promise<T> {
+    const { engineDevices } = this.#options
+    return engineDevices === undefined ? task() : engineDevices.hold(task)
   }
 
   async #putBack(image: PlatformImage): Promise<Omit<RestoreOutcome, 'snapshot'>> {
