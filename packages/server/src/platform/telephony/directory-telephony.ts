@@ -8,6 +8,7 @@ import type { Device } from '@openness/wire'
 import type { Directory, UserAccount } from '../directory/directory.js'
 import { type CompanyNumbers, dialableNumber } from '../numbering/numbering.js'
 import { PlatformError } from '../platform-error.js'
+import { newDevice } from './operations/directory-devices.js'
 import type {
   CallFeatures,
   OutsideBehaviour,
@@ -179,15 +180,13 @@ export class DirectoryTelephony implements TelephonyDirectory {
 
   /** Every device of every user, in service, mutable and not muted: the engine's devices at first start. */
   devices(): DeviceRecord[] {
-    return this.directory.listUserLogins().flatMap((loginName) =>
-      deviceIds(this.directory.findUser(loginName)).map((deviceId) => ({
-        deviceId,
-        loginName,
-        state: 'IN_SERVICE' as const,
-        mutable: true,
-        muted: false,
-      })),
-    )
+    return this.directory
+      .listUserLogins()
+      .flatMap((loginName) =>
+        deviceIds(this.directory.findUser(loginName)).map((deviceId) =>
+          newDevice(deviceId, loginName),
+        ),
+      )
   }
 }
 

@@ -59,6 +59,15 @@ function world(directoryDevices: Record<string, string[]>) {
   return { engine, follower, put, errors, directoryDevices }
 }
 
+/** The follower as the service starts it: every user compared once, here finding nothing to send. */
+async function started(directoryDevices: Record<string, string[]>) {
+  const started = world(directoryDevices)
+  started.follower.reconcile()
+  await started.follower.settled()
+  expect(started.engine.commands).toEqual([])
+  return started
+}
+
 const tick = () => new Promise((resolve) => setImmediate(resolve))
 
 describe('EngineDevices', () => {
@@ -124,7 +133,10 @@ describe('EngineDevices', () => {
   })
 
   it('sends nothing while held (a restore), and compares the users changed once it is done', async () => {
-    const { engine, follower, put, directoryDevices } = world({ alice: ['1001'], bob: ['1002'] })
+    const { engine, follower, put, directoryDevices } = await started({
+      alice: ['1001'],
+      bob: ['1002'],
+    })
     await follower.hold(async () => {
       directoryDevices['bob'] = []
       put('bob')
@@ -136,8 +148,33 @@ describe('EngineDevices', () => {
     expect(engine.commands).toEqual([{ type: 'userDevices', loginName: 'bob', deviceIds: [] }])
   })
 
+  it('reads a changed user’s devices in the engine, not every device, once started', async () => {
+    const { engine, put, directoryDevices } = await started({ alice: ['1001'], bob: ['1002'] })
+    let listed = 0
+    engine.state = {
+      devices: new Proxy(engine.state.devices, {
+        ownKeys: (target) => {
+          listed += 1
+          return Reflect.ownKeys(target)
+        },
+      }),
+    }
+    directoryDevices['bob'] = ['1012']
+    put('bob')
+    put('alice')
+    await tick()
+    expect(engine.commands).toEqual([
+      { type: 'userDevices', loginName: 'bob', deviceIds: ['1012'] },
+    ])
+    expect(listed).toBe(0)
+  })
+
   it('tells of a command that failed', async () => {
-    const { engine, follower, put, errors } = world({ alice: [], bob: ['1002'] })
+    const { engine, follower, put, errors, directoryDevices } = await started({
+      alice: ['1001'],
+      bob: ['1002'],
+    })
+    directoryDevices['alice'] = []
     const failure = new Error('store down')
     engine.execute = (command) => {
       engine.commands.push(command)

@@ -45,6 +45,14 @@ export class EngineDevices {
   readonly #sent = new Map<string, readonly string[]>()
   /** The commands sent and not yet done (settled or failed). */
   readonly #inFlight = new Set<Promise<void>>()
+  /**
+   * Each user's devices in the directory at the last comparison: with the directory's devices now, the only
+   * devices of the user the engine may have (but after a start, which `reconcile` covers), so that comparing a
+   * user reads its few devices, not the engine's 10,000.
+   */
+  readonly #known = new Map<string, readonly string[]>()
+  /** Set by `reconcile` until the next comparison: that one reads every engine device once. */
+  #everyDevice = false
   #scheduled = false
   #holds = 0
 
@@ -73,6 +81,7 @@ export class EngineDevices {
 
   /** Compares every user of the directory and every user the engine has a device of (a new owner's term). */
   reconcile(): void {
+    this.#everyDevice = true
     for (const loginName of this.#options.directory.userLogins()) this.#dirty.add(loginName)
     const engine = this.#options.engine()
     if (engine !== undefined)
@@ -119,13 +128,32 @@ export class EngineDevices {
     }
     const users = [...this.#dirty]
     this.#dirty.clear()
-    const engineDevices = devicesByUser(engine.state.devices)
+    const { devices } = engine.state
+    const everyDevice = this.#everyDevice ? devicesByUser(devices) : undefined
+    this.#everyDevice = false
     for (const loginName of users) {
       const wanted = this.#options.directory.deviceIdsOf(loginName)
-      const has = this.#sent.get(loginName) ?? engineDevices.get(loginName) ?? []
+      const has =
+        this.#sent.get(loginName) ??
+        everyDevice?.get(loginName) ??
+        (everyDevice === undefined ? this.#engineDevicesOf(devices, loginName, wanted) : [])
+      if (wanted.length > 0) this.#known.set(loginName, wanted)
+      else this.#known.delete(loginName)
       if (sameSet(wanted, has)) continue
       this.#send(engine, loginName, wanted)
     }
+  }
+
+  /** The user's devices in the engine among those the directory gives it now or gave it before. */
+  #engineDevicesOf(
+    devices: TelephonyState['devices'],
+    loginName: string,
+    wanted: readonly string[],
+  ): string[] {
+    const candidates = new Set([...wanted, ...(this.#known.get(loginName) ?? [])])
+    return [...candidates].filter(
+      (deviceId) => Object.hasOwn(devices, deviceId) && devices[deviceId]?.loginName === loginName,
+    )
   }
 
   #send(engine: DeviceEngine, loginName: string, deviceIds: string[]): void {

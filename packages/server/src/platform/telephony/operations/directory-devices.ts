@@ -9,7 +9,6 @@
  */
 import type { Operation } from '../call-engine.js'
 import type { DeviceRecord, EngineCommand } from '../telephony-state.js'
-import type { Transaction } from '../transaction.js'
 import { hangUpDevice } from './simulation.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -19,28 +18,31 @@ export function newDevice(deviceId: string, loginName: string): DeviceRecord {
   return { deviceId, loginName, state: 'IN_SERVICE', mutable: true, muted: false }
 }
 
-/** Releases the device from every call it is in, then forgets it. */
-function removeDevice(transaction: Transaction, deviceId: string): void {
-  hangUpDevice(transaction, deviceId, false)
-  const { [deviceId]: _, ...rest } = transaction.state.devices
-  transaction.state.devices = rest
-}
-
+/**
+ * One scan of the engine's devices and, when something changes, one copy of them: a command costs two passes
+ * over 10,000 devices, as a `setDevice` costs one copy.
+ */
 const userDevices: Operation<Command<'userDevices'>> = (transaction, command) => {
   const { loginName } = command
   const wanted = new Set(command.deviceIds)
-  for (const device of Object.values(transaction.state.devices))
-    if (device.loginName === loginName && !wanted.has(device.deviceId))
-      removeDevice(transaction, device.deviceId)
+  const devices = transaction.state.devices
+  const removed: string[] = []
+  for (const deviceId in devices)
+    if (devices[deviceId]?.loginName === loginName && !wanted.has(deviceId)) removed.push(deviceId)
+  const added: string[] = []
   for (const deviceId of wanted) {
-    const device = transaction.state.devices[deviceId]
+    const device = Object.hasOwn(devices, deviceId) ? devices[deviceId] : undefined
     if (device?.loginName === loginName) continue
-    if (device !== undefined) removeDevice(transaction, deviceId)
-    transaction.state.devices = {
-      ...transaction.state.devices,
-      [deviceId]: newDevice(deviceId, loginName),
-    }
+    // Another user's device (moved to this user): released from that user's calls first.
+    if (device !== undefined) removed.push(deviceId)
+    added.push(deviceId)
   }
+  if (removed.length === 0 && added.length === 0) return undefined
+  for (const deviceId of removed) hangUpDevice(transaction, deviceId, false)
+  const next = { ...transaction.state.devices }
+  for (const deviceId of removed) delete next[deviceId]
+  for (const deviceId of added) next[deviceId] = newDevice(deviceId, loginName)
+  transaction.state.devices = next
   return undefined
 }
 
