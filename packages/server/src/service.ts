@@ -59,6 +59,8 @@ import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
 import { SystemStatusService } from './platform/system/system-status-service.js'
 import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
+import { EngineDevices } from './platform/telephony/engine-devices.js'
+import type { EngineNode } from './platform/telephony/engine-node.js'
 import type { Telephony } from './platform/telephony/telephony.js'
 import { callCount } from './platform/telephony/telephony-state.js'
 import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
@@ -379,6 +381,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         maxMessageSeconds: options.maxVoiceMessageSeconds,
       }),
     })
+    // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory").
+    let engineNode: EngineNode | undefined
+    const engineDevices = new EngineDevices({
+      directory: telephonyDirectory,
+      engine: () => engineNode,
+      onError: (error, loginName) =>
+        reportError(error, `the engine did not take the devices of ${loginName}`),
+    })
+    directory.watch(engineDevices)
     const telephony = await startTelephony({
       adapters:
         options.cluster && shared.redis && options.database.kind === 'postgres'
@@ -390,8 +401,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
               onError: reportError,
             })
           : embeddedEngineAdapters(callStore, clock),
-      // The node that owns the engine delivers the webhooks too (docs/cluster.md, "Delivery on the event log").
+      // The node that owns the engine delivers the webhooks too (docs/cluster.md, "Delivery on the event log"),
+      // and keeps the engine's devices the directory's.
       onRole: (role) => {
+        if (role === 'owner') engineDevices.reconcile()
         if (!(outlets instanceof LoggedSubscriptionOutlets)) return
         if (role === 'owner') outlets.takeWebhooks()
         else outlets.leaveWebhooks()
@@ -414,12 +427,18 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         // In a cluster a batch keeps its events until they are in the logs (docs/cluster.md, "Events of a
         // batch whose owner died").
         ...(outlets instanceof LoggedSubscriptionOutlets && { published: () => outlets.settled() }),
-        devices: telephonyDirectory.devices(),
+        // Read at each term's start (OwnerTerm spreads these options): the directory's devices then.
+        get devices() {
+          return telephonyDirectory.devices()
+        },
         ...(options.engineSettings && { settings: options.engineSettings }),
         metrics,
       },
       onError: reportError,
     })
+    engineNode = telephony
+    // A term begun during the start compared nothing yet (the engine was not there to compare with).
+    if (telephony.role === 'owner') engineDevices.reconcile()
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),
@@ -491,6 +510,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       sessions,
       telephony,
       devices: () => telephonyDirectory.devices(),
+      engineDevices,
       loginAttempts: [shared.loginAttempts.login, shared.loginAttempts.address],
       system,
       readiness,

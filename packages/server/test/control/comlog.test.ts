@@ -78,3 +78,46 @@ describe('/control/v1/users/{loginName}/comlog', () => {
     expect((await fixture.control.inject({ url: `${U}/bob/comlog` })).statusCode).toBe(401)
   })
 })
+
+describe('an incoming call to a public number (DDI)', () => {
+  it('leaves the called user a CALLEE record and a missed call, the outside party its CALLER', async () => {
+    const { app, running } = fixture.service
+    const cookie = await openSession(app, 'alice')
+    const before = await app.inject({ url: '/api/rest/1.0/eventSummary', headers: { cookie } })
+    expect(before.statusCode, before.body).toBe(200)
+    const placed = await fixture.control.inject({
+      method: 'POST',
+      url: '/control/v1/calls',
+      headers: AUTH,
+      payload: { from: '+33612345678', to: '+33155661001' },
+    })
+    expect(placed.statusCode, placed.body).toBe(201)
+    const { callRef } = placed.json() as { callRef: string }
+    const hungUp = await fixture.control.inject({
+      method: 'POST',
+      url: '/control/v1/outside/+33612345678/hangup',
+      headers: AUTH,
+    })
+    expect(hungUp.statusCode, hungUp.body).toBeLessThan(300)
+    await running.platform.eventSummary.idle()
+
+    const log = await fixture.control.inject({ url: `${U}/alice/comlog`, headers: AUTH })
+    const record = (log.json() as { records: { comRef: string }[] }).records.find(
+      (each) => each.comRef === callRef,
+    )
+    expect(record).toMatchObject({
+      participants: [
+        {
+          role: 'CALLEE',
+          answered: false,
+          reason: 'ABANDONED',
+          identity: { id: { loginName: 'alice', phoneNumber: '1001' } },
+          initialCalled: { id: { phoneNumber: '+33155661001' } },
+        },
+        { role: 'CALLER', identity: { id: { phoneNumber: '+33612345678' } } },
+      ],
+    })
+    const after = await app.inject({ url: '/api/rest/1.0/eventSummary', headers: { cookie } })
+    expect(after.json().missedCallsNb).toBe(before.json().missedCallsNb + 1)
+  })
+})

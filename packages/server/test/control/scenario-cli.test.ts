@@ -57,12 +57,13 @@ describe('openness-control scenarios', () => {
     expect(err).toBe('')
     expect(code).toBe(0)
     expect(out.split('\n')).toEqual([
-      'Scenario missed-call: An outside caller rings bob, who does not answer; after 12 s the caller gives up, ' +
-        "unless bob answered meanwhile. Bob's application sees the call come and go, a record of it in his " +
-        'communication log (CALLEE, not answered, ABANDONED) and his event summary count one missed call.',
+      "Scenario missed-call: An outside caller dials bob's public number, +33155661002, and bob does not " +
+        "answer; after 12 s the caller gives up, unless bob answered meanwhile. Bob's application sees the call " +
+        'come and go, a record of it in his communication log (CALLEE, not answered, ABANDONED; the caller is ' +
+        'the CALLER) and his event summary count one missed call.',
       '',
       "      0s  world     bob's communication log and mailbox emptied",
-      '      0s  operator  calls make from=+33612345678 to=1002 call=c1 → 201 c1',
+      '      0s  operator  calls make from=+33612345678 to=+33155661002 call=c1 → 201 c1',
       '      0s  → bob     OnCallCreated c1 RINGING_INCOMING with +33612345678',
       '     12s  operator  outside hangup number=+33612345678 → 204',
       '     12s  → bob     OnCallModified c1 RELEASING removed +33612345678',

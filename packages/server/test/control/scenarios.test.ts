@@ -563,7 +563,7 @@ describe('the library routes', () => {
     const { scenarios } = list.json() as { scenarios: { name: string; description?: string }[] }
     expect(scenarios.map((scenario) => scenario.name)).toContain('missed-call')
     expect(scenarios.find((scenario) => scenario.name === 'missed-call')?.description).toMatch(
-      /^An outside caller rings bob/,
+      /^An outside caller dials bob's public number/,
     )
 
     const shown = await fixture.control.inject({

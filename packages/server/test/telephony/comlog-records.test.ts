@@ -20,9 +20,16 @@ const RULES: Record<string, OutsideBehaviour> = {
   [BUSY]: { kind: 'BUSY' },
   [REJECTS]: { kind: 'REJECT', afterMs: 1_000 },
 }
+/** The company's public numbers: this prefix and an extension (DirectoryTelephony.resolveIncoming). */
+const PUBLIC_PREFIX = '+3315566'
 const outsideDirectory: TelephonyDirectory = {
   ...featureDirectory,
   outsideBehaviour: (number) => RULES[number],
+  resolveIncoming: (dialed) => {
+    const extension = dialed.startsWith(PUBLIC_PREFIX) ? dialed.slice(PUBLIC_PREFIX.length) : dialed
+    const person = featureDirectory.ownerOfDevice(extension)
+    return person && { number: extension, deviceId: extension, loginName: person.loginName }
+  },
 }
 
 /** A world whose every command's events go through a recorder; `records` are the records written so far. */
@@ -253,6 +260,41 @@ describe('CallLogRecorder', () => {
       expect(internal.records.map(short)).toStrictEqual(expected)
     },
   )
+
+  it.each([
+    ['its public number', `${PUBLIC_PREFIX}1002`],
+    ['its extension', '1002'],
+  ])(
+    'an outside caller calling bob on %s makes bob the CALLEE, a missed call when unanswered',
+    (_, dialed) => {
+      const world = new LoggedWorld()
+      const callRef = world.run({ type: 'incomingCall', from: '0698765432', to: dialed }).callRef
+      world.run({ type: 'outsidePartyHangsUp', number: '0698765432' })
+      expect(world.records.map(short)).toStrictEqual(['bob CALLEE unanswered ABANDONED missed'])
+      expect(world.records[0]?.record.participants).toMatchObject([
+        { role: 'CALLEE', initialCalled: { id: { phoneNumber: dialed } }, leg: '1002' },
+        { role: 'CALLER', identity: { id: { phoneNumber: '0698765432' } } },
+      ])
+      expect(world.records[0]?.record.comRef).toBe(callRef)
+
+      const answered = new LoggedWorld()
+      const call = answered.run({ type: 'incomingCall', from: '0698765432', to: dialed }).callRef
+      answered.run({ type: 'answer', loginName: 'bob', callRef: call ?? '' })
+      answered.run({ type: 'release', loginName: 'bob', callRef: call ?? '' })
+      expect(answered.records.map(short)).toStrictEqual(['bob CALLEE answered NORMAL'])
+    },
+  )
+
+  it('takes the user an incoming call to a public number rings as its CALLEE after a restart too', () => {
+    const world = new FeatureWorld({}, outsideDirectory)
+    world.run({ type: 'incomingCall', from: '0698765432', to: `${PUBLIC_PREFIX}1002` })
+    const recorder = new CallLogRecorder(outsideDirectory)
+    recorder.seed(allCalls(world.state))
+    const hungUp = world.run({ type: 'outsidePartyHangsUp', number: '0698765432' })
+    expect(recorder.observe(hungUp.events, world.now).map(short)).toStrictEqual([
+      'bob CALLEE unanswered ABANDONED missed',
+    ])
+  })
 
   it.each(ENDINGS)('a call %s leaves these records', (_, play, expected) => {
     const world = new LoggedWorld()

@@ -78,7 +78,9 @@ export class CallLogRecorder {
       const parts = new Map<string, Part>()
       for (const { endpoint, state } of call.connections) {
         if (endpoint.loginName === undefined || parts.has(endpoint.loginName)) continue
-        const callee = endpoint.loginName === call.initialCalled.loginName
+        const callee =
+          endpoint.loginName === call.initialCalled.loginName ||
+          this.#placedTo(endpoint.loginName, call.initialCalled.number, [endpoint.deviceId])
         const part = newPart(endpoint.loginName, callee ? 'CALLEE' : 'CALLER', call.createdAt)
         if (state === 'ACTIVE' || state === 'HELD') part.answeredAt = call.createdAt
         if (endpoint.deviceId !== undefined) part.leg = endpoint.deviceId
@@ -162,16 +164,35 @@ export class CallLogRecorder {
     const callData = event['callData'] as Call['callData']
     const cause = event['cause']
     const initial = callData?.initialCalled?.id
-    const legs = event['legs'] as Leg[] | undefined
+    const legs = (event['legs'] as Leg[] | undefined) ?? []
     const called =
       initial !== undefined &&
       (initial.loginName === event.loginName ||
-        (legs?.some((leg) => leg.deviceId === initial.phoneNumber) ?? false))
+        this.#placedTo(
+          event.loginName,
+          initial.phoneNumber,
+          legs.map((leg) => leg.deviceId),
+        ))
     const role: ComRecordRole =
       called || (typeof cause === 'string' && CALLEE_ARRIVALS.has(cause)) ? 'CALLEE' : 'CALLER'
     const part = newPart(event.loginName, role, now)
     follow(part, event, now)
     return part
+  }
+
+  /**
+   * Whether a call whose initialCalled is `number` was placed to the user on one of `deviceIds`: the number is
+   * one of them (an extension dialed), or reaches the user as an incoming call to it does (a public number,
+   * DDI, mapped to an extension, or a user's companyPhone: TelephonyDirectory.resolveIncoming).
+   */
+  #placedTo(
+    loginName: string,
+    number: string | undefined,
+    deviceIds: readonly (string | undefined)[],
+  ): boolean {
+    if (number === undefined) return false
+    if (deviceIds.includes(number)) return true
+    return this.#directory.resolveIncoming?.(number)?.loginName === loginName
   }
 
   /** The record of a part that ended with `cause`. */

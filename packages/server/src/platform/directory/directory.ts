@@ -63,6 +63,12 @@ export interface DirectoryWatcher {
   put(account: StoredAccount): void
   /** The account no longer exists. */
   drop(loginName: string): void
+  /**
+   * Resolves once what the watcher does about the changes told so far is done (the engine's devices follow
+   * the directory: telephony/engine-devices.ts); a change through this node waits for it before it publishes
+   * its events and resolves. Never rejects.
+   */
+  settled?(): Promise<void>
 }
 
 /** What a directory may be given besides its store and source. */
@@ -424,6 +430,7 @@ export class Directory {
         await this.store.saveAccount(account)
         this.index(account)
       }
+      await Promise.all(this.watchers.map((watcher) => watcher.settled?.()))
       for (const event of change.events) this.events.publish(event)
       if (this.notices !== undefined) await this.announce(this.notices, change)
       return change.result

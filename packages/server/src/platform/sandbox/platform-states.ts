@@ -82,6 +82,11 @@ export interface PlatformStatesOptions {
   }
   /** The devices of the directory as it is now: the engine's after a reset. */
   devices: () => DeviceRecord[]
+  /**
+   * What keeps the engine's devices the directory's (engine-devices.ts): held while an image is put back, so
+   * that the directory restored does not release calls in the engine before `restoreState` replaces them.
+   */
+  engineDevices?: { hold<T>(task: () => Promise<T>): Promise<T> }
   loginAttempts: readonly LoginAttemptStore[]
   /** The platform's links and license warning, brought back to healthy. */
   system: {
@@ -145,7 +150,7 @@ export class PlatformStates {
     return this.#enqueue(async () => {
       const image = await this.#options.images.load(name)
       if (image === undefined) throw notFound(name)
-      return this.#putBack(image, name)
+      return this.#held(() => this.#putBack(image, name))
     })
   }
 
@@ -153,7 +158,8 @@ export class PlatformStates {
   reset(): Promise<RestoreOutcome> {
     return this.#enqueue(async () => {
       const { images, fileDirectory } = this.#options
-      return this.#putBack(images.baseline(await fileDirectory()), undefined)
+      const baseline = images.baseline(await fileDirectory())
+      return this.#held(() => this.#putBack(baseline, undefined))
     })
   }
 
@@ -163,6 +169,12 @@ export class PlatformStates {
     return this.#enqueue(async () => {
       if (!(await this.#options.images.delete(name))) throw notFound(name)
     })
+  }
+
+  /** Runs `task` with the engine's devices no longer following the directory (engine-devices.ts). */
+  #held<T>(task: () => Promise<T>): Promise<T> {
+    const { engineDevices } = this.#options
+    return engineDevices === undefined ? task() : engineDevices.hold(task)
   }
 
   /** Puts `image` back: the snapshot `name`'s, or the directory file's (a reset) when no name is given. */

@@ -7,6 +7,7 @@ import type { RoutingLookup } from '../routing/routing-profile.js'
 import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
+import { directoryDeviceOperations } from './operations/directory-devices.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
 import { redirectOperations } from './operations/redirect.js'
@@ -67,6 +68,7 @@ const OPERATIONS: Operations = {
   ...callbackOperations,
   ...mediaOperations,
   ...simulationOperations,
+  ...directoryDeviceOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */

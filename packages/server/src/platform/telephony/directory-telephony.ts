@@ -8,6 +8,7 @@ import type { Device } from '@openness/wire'
 import type { Directory, UserAccount } from '../directory/directory.js'
 import { type CompanyNumbers, dialableNumber } from '../numbering/numbering.js'
 import { PlatformError } from '../platform-error.js'
+import { newDevice } from './operations/directory-devices.js'
 import type {
   CallFeatures,
   OutsideBehaviour,
@@ -162,17 +163,30 @@ export class DirectoryTelephony implements TelephonyDirectory {
       : { number: device, deviceId: device, loginName: user.loginName }
   }
 
+  /**
+   * The ids of the devices the directory gives the user, in its order, those the directory takes as the user's
+   * (`ownerOfDevice`); none for no such user. What the engine's devices follow (engine-devices.ts).
+   */
+  deviceIdsOf(loginName: string): string[] {
+    return deviceIds(this.directory.findUser(loginName)).filter(
+      (deviceId) => this.directory.findUserByDevice(deviceId)?.loginName === loginName,
+    )
+  }
+
+  /** Every user's login name. */
+  userLogins(): string[] {
+    return this.directory.listUserLogins()
+  }
+
   /** Every device of every user, in service, mutable and not muted: the engine's devices at first start. */
   devices(): DeviceRecord[] {
-    return this.directory.listUserLogins().flatMap((loginName) =>
-      deviceIds(this.directory.findUser(loginName)).map((deviceId) => ({
-        deviceId,
-        loginName,
-        state: 'IN_SERVICE' as const,
-        mutable: true,
-        muted: false,
-      })),
-    )
+    return this.directory
+      .listUserLogins()
+      .flatMap((loginName) =>
+        deviceIds(this.directory.findUser(loginName)).map((deviceId) =>
+          newDevice(deviceId, loginName),
+        ),
+      )
   }
 }
 

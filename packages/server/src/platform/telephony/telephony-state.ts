@@ -263,6 +263,8 @@ export type EngineCommand =
   | { type: 'deviceAnswers'; deviceId: string; callRef?: string }
   | { type: 'deviceHangsUp'; deviceId: string }
   | { type: 'setDevice'; deviceId: string; autoAnswer?: boolean; state?: OperationalState }
+  // The directory's devices of a user, changed while the engine runs (operations/directory-devices.ts).
+  | { type: 'userDevices'; loginName: string; deviceIds: string[] }
   // A reset or restore of the platform (restored-state.ts, docs/sandbox.md).
   | { type: 'restoreState'; target: PortableEngineState }
 

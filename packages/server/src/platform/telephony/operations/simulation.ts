@@ -219,7 +219,7 @@ const deviceAnswers: Operation<Command<'deviceAnswers'>> = (transaction, command
 }
 
 /** Takes the device out of every call it is in; with `strict`, NOT_EXPECTED when it is in none. */
-function hangUpDevice(transaction: Transaction, deviceId: string, strict: boolean): void {
+export function hangUpDevice(transaction: Transaction, deviceId: string, strict: boolean): void {
   const callRefs = transaction
     .lookup()
     .onDevice(deviceId)
