@@ -177,6 +177,7 @@ async function main(): Promise<void> {
     onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
     quotas: config.quotas,
+    journalSize: config.journalSize,
     processMetrics: true,
     ...(cluster && { cluster }),
     ...(config.publicBaseUrl && { publicBaseUrl: config.publicBaseUrl }),

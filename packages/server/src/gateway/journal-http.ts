@@ -1,0 +1,71 @@
+/**
+ * What the journal keeps of an HTTP exchange (docs/journal.md, "What is never recorded"), shared by the
+ * gateway's recorder and the control plane's: the path, the query with secrets masked, the time taken, the
+ * error answered. Never a header's value (cookies, Authorization) nor a body.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { JournalError } from '../platform/journal/journal-entry.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The RestErrorInfo the error handler answered, if any (plugins/error-handler.ts). */
+    restError: JournalError | undefined
+  }
+}
+
+/** Query parameters whose value is never recorded. */
+const SECRET_NAME = /pass|secret|token|key|auth|cookie|credential|signature/i
+
+/** The fields every HTTP entry has. */
+export interface ExchangeFields {
+  method: string
+  path: string
+  query?: string
+  status: number
+  durationMs: number
+  error?: JournalError
+}
+
+/** The method, path, query (secrets masked), status, time and error of an answered request. */
+export function exchangeFields(request: FastifyRequest, reply: FastifyReply): ExchangeFields {
+  const { url } = request
+  const mark = url.indexOf('?')
+  const query = mark < 0 || mark === url.length - 1 ? undefined : maskedQuery(url.slice(mark + 1))
+  const error = request.restError
+  return {
+    method: request.method,
+    path: mark < 0 ? url : url.slice(0, mark),
+    ...(query !== undefined && { query }),
+    status: reply.statusCode,
+    durationMs: Math.round(reply.elapsedTime * 100) / 100,
+    ...(error !== undefined && { error }),
+  }
+}
+
+/** The query with the value of every parameter named like a secret replaced by `***`. */
+export function maskedQuery(query: string): string {
+  if (!SECRET_NAME.test(query)) return query
+  return query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      const name = equals < 0 ? pair : pair.slice(0, equals)
+      let decoded = name
+      try {
+        decoded = decodeURIComponent(name.replace(/\+/g, ' '))
+      } catch {
+        // A malformed name is matched as it is.
+      }
+      return equals >= 0 && SECRET_NAME.test(decoded) ? `${name}=***` : pair
+    })
+    .join('&')
+}
+
+/** The login name of a request's Basic credentials (never the password); undefined without them. */
+export function basicLogin(authorization: string | undefined): string | undefined {
+  if (authorization === undefined || !/^basic /i.test(authorization)) return undefined
+  const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  const login = colon < 0 ? '' : decoded.slice(0, colon)
+  return login === '' ? undefined : login
+}
