@@ -4,38 +4,50 @@
  * error answered. Never a header's value (cookies, Authorization) nor a body.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { JournalError } from '../platform/journal/journal-entry.js'
+import type { JournalError, JournalRecord } from '../platform/journal/journal-entry.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The RestErrorInfo the error handler answered, if any (plugins/error-handler.ts). */
     restError: JournalError | undefined
+    /** The request's journal entry, kept when it arrived and completed once answered. */
+    journalRecord: JournalRecord | undefined
   }
 }
 
 /** Query parameters whose value is never recorded. */
 const SECRET_NAME = /pass|secret|token|key|auth|cookie|credential|signature/i
 
-/** The fields every HTTP entry has. */
-export interface ExchangeFields {
+/** What an HTTP entry says of the request, known when it arrives. */
+export interface ArrivalFields {
   method: string
   path: string
   query?: string
+}
+
+/** What an HTTP entry says of the answer. */
+export interface AnswerFields {
   status: number
   durationMs: number
   error?: JournalError
 }
 
-/** The method, path, query (secrets masked), status, time and error of an answered request. */
-export function exchangeFields(request: FastifyRequest, reply: FastifyReply): ExchangeFields {
+/** The method, path and query (secrets masked) of a request. */
+export function arrivalFields(request: FastifyRequest): ArrivalFields {
   const { url } = request
   const mark = url.indexOf('?')
   const query = mark < 0 || mark === url.length - 1 ? undefined : maskedQuery(url.slice(mark + 1))
-  const error = request.restError
   return {
     method: request.method,
     path: mark < 0 ? url : url.slice(0, mark),
     ...(query !== undefined && { query }),
+  }
+}
+
+/** The status, time and error of the answer. */
+export function answerFields(request: FastifyRequest, reply: FastifyReply): AnswerFields {
+  const error = request.restError
+  return {
     status: reply.statusCode,
     durationMs: Math.round(reply.elapsedTime * 100) / 100,
     ...(error !== undefined && { error }),

@@ -899,8 +899,12 @@ export interface JournalStore {
   /**
    * Keeps `record`, giving it the journal's next id; never waits, and never fails the caller. The memory store
    * sets `record.id` at once; a cluster's writes its records a moment later, in batches, numbered as written.
+   * A `pending` record is a request in progress: it takes its place now, and `complete` says when its answer's
+   * fields are in it (live readers get it then; a cluster's store writes it then, or after a second as it is).
    */
-  append(record: JournalRecord): void
+  append(record: JournalRecord, pending?: boolean): void
+  /** The pending `record` is complete. */
+  complete(record: JournalRecord): void
   read(request: JournalRead): Promise<JournalPage>
   /** Drops every record; ids go on from the last given. */
   clear(): Promise<void>

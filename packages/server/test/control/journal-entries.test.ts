@@ -141,11 +141,16 @@ describe('control entries', () => {
         summary: expect.any(String),
         user: 'bob',
       },
+      // When it arrived: before the clock moved.
       expect.objectContaining({
         operation: 'postClockAdvance',
         status: 200,
-        at: '2026-01-01T00:01:00.000Z',
+        at: '2026-01-01T00:00:00.000Z',
       }),
+    ])
+    await test.operator('POST', '/clock/advance', { seconds: 1 })
+    expect(await test.entries('kind=control&limit=1')).toEqual([
+      expect.objectContaining({ at: '2026-01-01T00:01:00.000Z' }),
     ])
   })
 

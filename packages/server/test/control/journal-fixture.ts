@@ -36,8 +36,8 @@ export interface JournalService {
   operator(method: string, url: string, payload?: unknown): Promise<LightMyRequestResponse>
   /** `GET /control/v1/journal?{query}`'s entries, checked 200. */
   entries(query?: string): Promise<JournalEntry[]>
-  /** alice's device 1001 calls bob's 1002 through the API; the call reference. */
-  call(): Promise<string>
+  /** `from`'s device calls `callee` through the API (alice's 1001 calls bob's 1002); the call reference. */
+  call(from?: string, deviceId?: string, callee?: string): Promise<string>
   /** bob's application subscribes to telephony events; the subscription id. */
   subscribe(login: string): Promise<string>
   close(): Promise<void>
@@ -88,10 +88,10 @@ export async function startJournalService(
       expect(response.statusCode, response.body).toBe(200)
       return (response.json() as { entries: JournalEntry[] }).entries
     },
-    async call() {
-      const response = await api('alice', 'POST', `${API}/telephony/calls`, {
-        deviceId: '1001',
-        callee: '1002',
+    async call(from = 'alice', deviceId = '1001', callee = '1002') {
+      const response = await api(from, 'POST', `${API}/telephony/calls`, {
+        deviceId,
+        callee,
         autoAnswer: true,
       })
       expect(response.statusCode, response.body).toBe(201)

@@ -1,22 +1,26 @@
 /**
- * Records every request of the API in the journal (docs/journal.md), once its answer is sent (`onResponse`):
- * its route's operationId, status, time, session and the call or subscription its path names; a request no
- * route matched (404, or 405 on a known path) as a near-miss, with the routes it may have meant. What a route
- * records is resolved once, when it is added (`onRoute`). The health probes are not recorded (a load balancer
- * polls them every few seconds). Not registered at all when the journal is off.
+ * Records every request of the API in the journal (docs/journal.md). A request a route matched takes its place
+ * when it arrives (a route's first `onRequest` hook, once its session is resolved), before the events its
+ * handling publishes, and is completed once its answer is sent (`onResponse`) with its status, time, error,
+ * session and the call or subscription its path names. A request no route matched (404, or 405 on a known
+ * path) is recorded once answered as a near-miss, with the routes it may have meant. What a route records is
+ * resolved once, when it is added (`onRoute`). The health probes are not recorded (a load balancer polls them
+ * every few seconds). Not registered at all when the journal is off.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Journal } from '../../platform/journal/journal.js'
 import { API_PATH } from '../base-urls.js'
-import { basicLogin, exchangeFields } from '../journal-http.js'
+import { answerFields, arrivalFields, basicLogin } from '../journal-http.js'
 import { KnownRoutes } from '../near-misses.js'
 import { operationIdOf } from '../operation-ids.js'
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH, HEALTHZ_PATH } from '../routes/health.js'
+import { prependRouteHook } from './route-hooks.js'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** What the journal records of the route: its operationId; null, nothing (set by journal-recorder.ts). */
-    journal?: { operation: string } | null
+    /** The route's operationId, for the journal (set by journal-recorder.ts). */
+    journalOperation?: string
   }
 }
 
@@ -26,52 +30,79 @@ export const journalRecorder = fp(
   async (app: FastifyInstance) => {
     const { journal } = app.platform
     if (journal === undefined || !journal.enabled) return
+    app.decorateRequest('journalRecord', undefined)
     const known = new KnownRoutes()
+    const begin: onRequestHookHandler = (request, _reply, done) => {
+      request.journalRecord = journal.begin({
+        kind: 'request',
+        ...arrivalFields(request),
+        operation: request.routeOptions.config.journalOperation ?? '',
+      })
+      done()
+    }
     app.addHook('onRoute', (route) => {
+      if (UNRECORDED.has(route.url)) return
       const methods = Array.isArray(route.method) ? route.method : [route.method]
-      if (UNRECORDED.has(route.url)) {
-        route.config = { ...route.config, journal: null }
-        return
-      }
       const operation = operationIdOf(
         String(methods[0]),
         route.url,
         API_PATH,
         route.schema?.operationId,
       )
-      route.config = { ...route.config, journal: { operation } }
+      route.config = { ...route.config, journalOperation: operation }
+      prependRouteHook(route, 'onRequest', begin)
       for (const method of methods)
         if (method !== 'HEAD' || route.config.swagger?.exposeHeadRoute)
           known.add(method, route.url, operation)
     })
     app.addHook('onResponse', (request, reply, done) => {
-      const route = request.routeOptions.config.journal
-      if (route === null) return done()
-      const fields = exchangeFields(request, reply)
-      if (route === undefined && (fields.status === 404 || fields.status === 405)) {
-        journal.record({
-          kind: 'near-miss',
-          ...fields,
-          suggestions: known.suggest(fields.method, fields.path),
-        })
-        return done()
-      }
-      const { session } = request
-      const user = session?.owner ?? basicLogin(request.headers.authorization)
-      const params = request.params as Readonly<Record<string, string | undefined>> | undefined
-      const call = params?.['callRef']
-      const subscription = params?.['subscriptionId']
-      journal.record({
-        kind: 'request',
-        ...fields,
-        ...(route !== undefined && { operation: route.operation }),
-        ...(user !== undefined && { user }),
-        ...(session !== undefined && { session: session.sessionId }),
-        ...(call !== undefined && { call }),
-        ...(subscription !== undefined && { subscription }),
-      })
+      const operation = request.routeOptions.config.journalOperation
+      if (operation === undefined && UNRECORDED.has(request.routeOptions.url ?? '')) return done()
+      answered(journal, known, request, reply, operation)
       done()
     })
   },
   { name: 'journal-recorder' },
 )
+
+/** Completes the request's entry (or records it whole: refused before its route's hooks, or unmatched). */
+function answered(
+  journal: Journal,
+  known: KnownRoutes,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  operation: string | undefined,
+): void {
+  const answer = answerFields(request, reply)
+  if (operation === undefined && (answer.status === 404 || answer.status === 405)) {
+    const arrival = arrivalFields(request)
+    journal.record({
+      kind: 'near-miss',
+      ...arrival,
+      ...answer,
+      suggestions: known.suggest(arrival.method, arrival.path),
+    })
+    return
+  }
+  const { session } = request
+  const user = session?.owner ?? basicLogin(request.headers.authorization)
+  const params = request.params as Readonly<Record<string, string | undefined>> | undefined
+  const call = params?.['callRef']
+  const subscription = params?.['subscriptionId']
+  const fields = {
+    ...answer,
+    ...(user !== undefined && { user }),
+    ...(session !== undefined && { session: session.sessionId }),
+    ...(call !== undefined && { call }),
+    ...(subscription !== undefined && { subscription }),
+  }
+  const record = request.journalRecord
+  if (record !== undefined) journal.complete(record, fields)
+  else
+    journal.record({
+      kind: 'request',
+      ...arrivalFields(request),
+      ...(operation !== undefined && { operation }),
+      ...fields,
+    })
+}

@@ -34,9 +34,10 @@ interface HttpFields {
   path: string
   /** The query as sent, any value of a parameter whose name suggests a secret replaced by `***`. */
   query?: string
-  status: number
-  /** From the request's arrival to the answer's last byte, in milliseconds. */
-  durationMs: number
+  /** Absent while the request is in progress (a chunk channel open, a slow answer). */
+  status?: number
+  /** From the request's arrival to the answer's last byte, in milliseconds; absent while in progress. */
+  durationMs?: number
   /** The route's OpenAPI operationId. */
   operation?: string
   error?: JournalError

@@ -33,6 +33,25 @@ export class Journal {
     this.enabled = store !== undefined
   }
 
+  /**
+   * Keeps the entry of a request that just arrived, in progress (its status not known yet): it takes its place
+   * now, before what its handling causes (the events it publishes); `complete` adds the answer's fields.
+   */
+  begin(draft: JournalDraft): JournalRecord | undefined {
+    if (this.store === undefined) return undefined
+    const record = draft as JournalRecord
+    record.id = 0
+    record.at = this.clock.now()
+    this.store.append(record, true)
+    return record
+  }
+
+  /** The request `begin` kept was answered: `fields` join its entry. */
+  complete(record: JournalRecord, fields: Partial<JournalDraft>): void {
+    Object.assign(record, fields)
+    this.store?.complete(record)
+  }
+
   /** Keeps `draft` as an entry now (it becomes the record: no copy). */
   record(draft: JournalDraft): void {
     if (this.store === undefined) return

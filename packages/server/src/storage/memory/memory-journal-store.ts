@@ -1,7 +1,8 @@
 /**
  * The journal in the process's memory (the embedded mode; docs/journal.md): a ring of `size` records, the
  * oldest overwritten by the newest, ids counted here. Appending stores the record as it is given (no copy, no
- * serialization) and tells the live readers, if any.
+ * serialization) and tells the live readers, if any; a request in progress is stored when it arrives and
+ * completed in place, its readers told then.
  */
 import type { JournalRecord } from '../../platform/journal/journal-entry.js'
 import type {
@@ -28,13 +29,22 @@ export class MemoryJournalStore implements JournalStore {
     this.ring = new Array(size)
   }
 
-  append(record: JournalRecord): void {
+  append(record: JournalRecord, pending = false): void {
     this.lastId += 1
     record.id = this.lastId
     this.ring[this.next] = record
     this.next = this.next + 1 === this.ring.length ? 0 : this.next + 1
     if (this.held < this.ring.length) this.held += 1
-    if (this.listeners.size > 0) for (const listener of this.listeners) listener(record)
+    if (!pending && this.listeners.size > 0) this.tell(record)
+  }
+
+  /** The record is in the ring already, as given: only the live readers are told, now it is complete. */
+  complete(record: JournalRecord): void {
+    if (this.listeners.size > 0) this.tell(record)
+  }
+
+  private tell(record: JournalRecord): void {
+    for (const listener of this.listeners) listener(record)
   }
 
   read(request: JournalRead): Promise<JournalPage> {

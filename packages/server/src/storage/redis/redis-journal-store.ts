@@ -3,8 +3,9 @@
  * that the control plane of any node shows every node's entries. An entry's stream id is `0-{id}`, its id
  * counted by a key beside the stream in the script that appends, so ids grow across nodes and go on after a
  * clear; the stream is trimmed to about the journal's size (`MAXLEN ~`, Redis trims whole nodes of entries).
- * A node gathers the entries of one turn of the event loop and appends them in one script call. Live readers
- * block in XREAD, each on a connection of its own.
+ * A node gathers the entries of one turn of the event loop and appends them in one script call; a request in
+ * progress holds the entries recorded after it on this node until it is answered (a second at most), so that it
+ * comes before the events its handling published. Live readers block in XREAD, each on a connection of its own.
  */
 import type { Redis } from 'ioredis'
 import type { JournalRecord } from '../../platform/journal/journal-entry.js'
@@ -20,6 +21,8 @@ const STREAM = 'journal'
 const LAST_ID = 'journal:last'
 /** Entries one script call appends at most, and one read fetches. */
 const BATCH = 500
+/** How long a request in progress holds the records after it before it is written without its answer. */
+const PENDING_MS = 1_000
 /** Longest time one live read blocks before it is sent again (a connection silently lost is found by then). */
 const BLOCK_MS = 5_000
 
@@ -44,9 +47,19 @@ export interface RedisJournalStoreOptions {
   onError: (error: unknown) => void
 }
 
+/** A record waiting to be written: a pending one (a request in progress) until complete, or this old. */
+interface Waiting {
+  record: JournalRecord
+  pending: boolean
+  since: number
+}
+
 export class RedisJournalStore implements JournalStore {
-  private pending: string[] = []
+  /** Records in the order appended; written in that order, up to the first still pending. */
+  private waiting: Waiting[] = []
+  private readonly pendingOf = new WeakMap<JournalRecord, Waiting>()
   private scheduled = false
+  private retry: NodeJS.Timeout | undefined
   private inFlight: Promise<void> = Promise.resolve()
 
   constructor(
@@ -54,8 +67,22 @@ export class RedisJournalStore implements JournalStore {
     private readonly options: RedisJournalStoreOptions,
   ) {}
 
-  append(record: JournalRecord): void {
-    this.pending.push(JSON.stringify(record))
+  append(record: JournalRecord, pending = false): void {
+    const waiting = { record, pending, since: pending ? Date.now() : 0 }
+    this.waiting.push(waiting)
+    if (pending) this.pendingOf.set(record, waiting)
+    else this.schedule()
+  }
+
+  complete(record: JournalRecord): void {
+    const waiting = this.pendingOf.get(record)
+    if (waiting === undefined) return
+    this.pendingOf.delete(record)
+    waiting.pending = false
+    this.schedule()
+  }
+
+  private schedule(): void {
     if (this.scheduled) return
     this.scheduled = true
     setImmediate(() => this.flush())
@@ -138,11 +165,26 @@ export class RedisJournalStore implements JournalStore {
     await this.inFlight
   }
 
+  /**
+   * Writes the records waiting, in order, up to the first request still in progress (so that a request keeps
+   * its place before the events its handling published); one in progress for PENDING_MS is written as it is.
+   */
   private flush(): void {
     this.scheduled = false
-    const entries = this.pending
-    if (entries.length === 0) return
-    this.pending = []
+    clearTimeout(this.retry)
+    this.retry = undefined
+    const now = Date.now()
+    let count = 0
+    for (const waiting of this.waiting) {
+      if (waiting.pending && now - waiting.since < PENDING_MS) break
+      if (waiting.pending) this.pendingOf.delete(waiting.record)
+      count += 1
+    }
+    const blocked = this.waiting[count]
+    if (blocked !== undefined)
+      this.retry = setTimeout(() => this.flush(), blocked.since + PENDING_MS - now).unref()
+    if (count === 0) return
+    const entries = this.waiting.splice(0, count).map(({ record }) => JSON.stringify(record))
     const calls = []
     for (let start = 0; start < entries.length; start += BATCH)
       calls.push({
