@@ -33,6 +33,12 @@ export const journalRoutes: FastifyPluginAsyncTypebox<{
   journal: Journal
   heartbeatMs?: number
 }> = async (app, { journal, heartbeatMs = DEFAULT_HEARTBEAT_MS }) => {
+  /** The streams open: the control plane ends them when it closes (they would hold its close). */
+  const streams = new Set<() => void>()
+  app.addHook('preClose', (done) => {
+    for (const end of streams) end()
+    done()
+  })
   const kept = () => {
     if (!journal.enabled) throw new PlatformError('NOT_FOUND', JOURNAL_OFF)
     return journal
@@ -84,7 +90,7 @@ export const journalRoutes: FastifyPluginAsyncTypebox<{
           'The entries that pass the filters, from now on (with `after`, the ones held after that id ' +
           `first), one JSON object a line. A heartbeat line {"kind":"heartbeat","at":...} comes every ` +
           `${heartbeatMs / 1000} s without entries, so that proxies keep the response open. It ends when ` +
-          'the client goes away.',
+          'the client goes away, or the service stops.',
         tags,
         querystring: JournalStreamQuery,
         response: {
@@ -105,6 +111,8 @@ export const journalRoutes: FastifyPluginAsyncTypebox<{
         'content-type': 'application/x-ndjson; charset=utf-8',
         'cache-control': 'no-cache, no-store',
         'x-accel-buffering': 'no',
+        // Its connection ends with it: a stream ended by the service closing does not hold the close.
+        connection: 'close',
       })
       let written = Date.now()
       const line = (value: unknown) => {
@@ -117,8 +125,11 @@ export const journalRoutes: FastifyPluginAsyncTypebox<{
         if (Date.now() - written >= heartbeatMs * 0.9)
           line({ kind: 'heartbeat', at: new Date().toISOString() })
       }, heartbeatMs)
+      const end = () => raw.end()
+      streams.add(end)
       raw.on('close', () => {
         gone = true
+        streams.delete(end)
         clearInterval(heartbeat)
         void follower?.close()
       })
@@ -126,7 +137,6 @@ export const journalRoutes: FastifyPluginAsyncTypebox<{
         follower = await journal.follow(filter, line)
       } catch (error) {
         request.log.error({ err: error }, 'the journal could not be followed')
-        clearInterval(heartbeat)
         raw.end()
         return
       }
