@@ -38,7 +38,7 @@ describe('request entries', () => {
       session: session.sessionId,
       call: callRef,
     })
-    expect(entry?.durationMs).toBeGreaterThanOrEqual(0)
+    expect(entry && 'durationMs' in entry && entry.durationMs).toBeGreaterThanOrEqual(0)
   })
 
   it('record an error with its RestErrorInfo type and message', async () => {
@@ -71,7 +71,7 @@ describe('request entries', () => {
 
     const [entry] = await test.entries('status=403')
     expect(entry).toMatchObject({ kind: 'request', operation: 'getCalls', status: 403 })
-    expect(entry?.error?.type).toBe('INVALID_SESSION')
+    expect(entry && 'error' in entry && entry.error?.type).toBe('INVALID_SESSION')
     expect(entry).not.toHaveProperty('user')
   })
 
