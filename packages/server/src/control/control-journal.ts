@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import { answerFields, arrivalFields } from '../gateway/journal-http.js'
+import { type AnswerFields, arrivalFields, setAnswer } from '../gateway/journal-http.js'
 import { operationIdOf } from '../gateway/operation-ids.js'
 import { prependRouteHook } from '../gateway/plugins/route-hooks.js'
 import type { Journal } from '../platform/journal/journal.js'
@@ -54,7 +54,9 @@ export const controlJournal = fp<{ journal: Journal; basePath: string }>(
     })
     app.addHook('onResponse', (request, reply, done) => {
       const record = request.journalRecord
-      if (record !== undefined) journal.complete(record, answerFields(request, reply))
+      if (record === undefined) return done()
+      setAnswer(record as Partial<AnswerFields>, request, reply)
+      journal.complete(record)
       done()
     })
   },

@@ -36,22 +36,29 @@ export interface AnswerFields {
 export function arrivalFields(request: FastifyRequest): ArrivalFields {
   const { url } = request
   const mark = url.indexOf('?')
-  const query = mark < 0 || mark === url.length - 1 ? undefined : maskedQuery(url.slice(mark + 1))
-  return {
-    method: request.method,
-    path: mark < 0 ? url : url.slice(0, mark),
-    ...(query !== undefined && { query }),
-  }
+  if (mark < 0) return { method: request.method, path: url }
+  const fields: ArrivalFields = { method: request.method, path: url.slice(0, mark) }
+  if (mark < url.length - 1) fields.query = maskedQuery(url.slice(mark + 1))
+  return fields
+}
+
+/** The status, time and error of the answer, set on `fields` (an entry's record). */
+export function setAnswer(
+  fields: Partial<AnswerFields>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  fields.status = reply.statusCode
+  fields.durationMs = Math.round(reply.elapsedTime * 100) / 100
+  const error = request.restError
+  if (error !== undefined) fields.error = error
 }
 
 /** The status, time and error of the answer. */
 export function answerFields(request: FastifyRequest, reply: FastifyReply): AnswerFields {
-  const error = request.restError
-  return {
-    status: reply.statusCode,
-    durationMs: Math.round(reply.elapsedTime * 100) / 100,
-    ...(error !== undefined && { error }),
-  }
+  const fields: Partial<AnswerFields> = {}
+  setAnswer(fields, request, reply)
+  return fields as AnswerFields
 }
 
 /** The query with the value of every parameter named like a secret replaced by `***`. */

@@ -905,6 +905,18 @@ export interface JournalStore {
   append(record: JournalRecord, pending?: boolean): void
   /** The pending `record` is complete. */
   complete(record: JournalRecord): void
+  /**
+   * Keeps the entry of an event a subscription's queue took (eventRecord in journal-entry.ts makes it), given by
+   * its parts, so that a fan-out to thousands of subscriptions allocates nothing per subscription in memory.
+   */
+  appendEvent(
+    at: number,
+    subscription: string,
+    user: string,
+    source: PlatformEvent | undefined,
+    json: string,
+    sequence: number,
+  ): void
   read(request: JournalRead): Promise<JournalPage>
   /** Drops every record; ids go on from the last given. */
   clear(): Promise<void>

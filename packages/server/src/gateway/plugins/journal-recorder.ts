@@ -10,8 +10,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Journal } from '../../platform/journal/journal.js'
+import type { RequestDraft } from '../../platform/journal/journal-entry.js'
 import { API_PATH } from '../base-urls.js'
-import { answerFields, arrivalFields, basicLogin } from '../journal-http.js'
+import { answerFields, arrivalFields, basicLogin, setAnswer } from '../journal-http.js'
 import { KnownRoutes } from '../near-misses.js'
 import { operationIdOf } from '../operation-ids.js'
 import { HEALTH_LIVE_PATH, HEALTH_READY_PATH, HEALTHZ_PATH } from '../routes/health.js'
@@ -33,11 +34,10 @@ export const journalRecorder = fp(
     app.decorateRequest('journalRecord', undefined)
     const known = new KnownRoutes()
     const begin: onRequestHookHandler = (request, _reply, done) => {
-      request.journalRecord = journal.begin({
-        kind: 'request',
-        ...arrivalFields(request),
-        operation: request.routeOptions.config.journalOperation ?? '',
-      })
+      const record = arrivalFields(request) as RequestDraft
+      record.kind = 'request'
+      record.operation = request.routeOptions.config.journalOperation ?? ''
+      request.journalRecord = journal.begin(record)
       done()
     }
     app.addHook('onRoute', (route) => {
@@ -84,25 +84,25 @@ function answered(
     })
     return
   }
+  const record = (request.journalRecord ?? {
+    kind: 'request',
+    ...arrivalFields(request),
+    ...(operation !== undefined && { operation }),
+  }) as RequestDraft
+  setAnswer(record, request, reply)
   const { session } = request
-  const user = session?.owner ?? basicLogin(request.headers.authorization)
+  if (session !== undefined) {
+    record.user = session.owner
+    record.session = session.sessionId
+  } else {
+    const login = basicLogin(request.headers.authorization)
+    if (login !== undefined) record.user = login
+  }
   const params = request.params as Readonly<Record<string, string | undefined>> | undefined
   const call = params?.['callRef']
+  if (call !== undefined) record.call = call
   const subscription = params?.['subscriptionId']
-  const fields = {
-    ...answer,
-    ...(user !== undefined && { user }),
-    ...(session !== undefined && { session: session.sessionId }),
-    ...(call !== undefined && { call }),
-    ...(subscription !== undefined && { subscription }),
-  }
-  const record = request.journalRecord
-  if (record !== undefined) journal.complete(record, fields)
-  else
-    journal.record({
-      kind: 'request',
-      ...arrivalFields(request),
-      ...(operation !== undefined && { operation }),
-      ...fields,
-    })
+  if (subscription !== undefined) record.subscription = subscription
+  if (request.journalRecord !== undefined) journal.complete(request.journalRecord)
+  else journal.record(record)
 }

@@ -100,3 +100,34 @@ export type JournalEntry = JournalDraft & { id: number; at: string }
 export function shownEntry(record: JournalRecord): JournalEntry {
   return { ...record, at: new Date(record.at).toISOString() }
 }
+
+/** `"eventName":"OnX"` in an event serialized without its source (the platform's own events). */
+const EVENT_NAME = /"eventName":"([^"]*)"/
+
+/**
+ * The record of an event a subscription's queue took, from what the delivery holds: the event (`source`, or
+ * only its serialized form `json` for the platform's own events), the subscription and its login, the number.
+ */
+export function eventRecord(
+  id: number,
+  at: number,
+  subscription: string,
+  user: string,
+  source: { eventName: string; loginName?: string; [field: string]: unknown } | undefined,
+  json: string,
+  sequence: number,
+): JournalRecord {
+  const about = source?.loginName
+  const call = source?.['callRef']
+  return {
+    id,
+    at,
+    kind: 'event',
+    subscription,
+    user,
+    event: source?.eventName ?? EVENT_NAME.exec(json)?.[1] ?? '',
+    ...(about !== undefined && about !== user && { about }),
+    ...(typeof call === 'string' && { call }),
+    sequence,
+  }
+}

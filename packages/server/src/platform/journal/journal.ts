@@ -17,9 +17,6 @@ export interface JournalAnswer {
   next?: { before: number } | { after: number }
 }
 
-/** `"eventName":"OnX"` at the start of an event serialized without its source (the platform's own events). */
-const EVENT_NAME = /"eventName":"([^"]*)"/
-
 export class Journal {
   /** Whether entries are kept (JOURNAL_SIZE above 0). */
   readonly enabled: boolean
@@ -46,9 +43,8 @@ export class Journal {
     return record
   }
 
-  /** The request `begin` kept was answered: `fields` join its entry. */
-  complete(record: JournalRecord, fields: Partial<JournalDraft>): void {
-    Object.assign(record, fields)
+  /** The request `begin` kept was answered: the caller set its answer's fields on it. */
+  complete(record: JournalRecord): void {
     this.store?.complete(record)
   }
 
@@ -62,8 +58,9 @@ export class Journal {
   }
 
   /**
-   * Keeps the event a subscription's queue took as number `sequence`: its name and call reference are read
-   * from the event itself, `json` (its serialized form) only when the event came without it.
+   * Keeps the event a subscription's queue took as number `sequence`. On the hot path of a fan-out: the store
+   * keeps references to what the delivery holds (the event, the subscription's id and login), and makes the
+   * entry when it is read.
    */
   event(
     subscription: string,
@@ -72,20 +69,7 @@ export class Journal {
     json: string,
     sequence: number,
   ): void {
-    if (this.store === undefined) return
-    const about = source?.loginName
-    const call = source?.['callRef']
-    this.store.append({
-      id: 0,
-      at: this.clock.now(),
-      kind: 'event',
-      subscription,
-      user,
-      event: source?.eventName ?? EVENT_NAME.exec(json)?.[1] ?? '',
-      ...(about !== undefined && about !== user && { about }),
-      ...(typeof call === 'string' && { call }),
-      sequence,
-    })
+    this.store?.appendEvent(this.clock.now(), subscription, user, source, json, sequence)
   }
 
   /** The entries `query` asks for, and where the next page starts when there are more. */

@@ -8,12 +8,13 @@
  * comes before the events its handling published. Live readers block in XREAD, each on a connection of its own.
  */
 import type { Redis } from 'ioredis'
-import type { JournalRecord } from '../../platform/journal/journal-entry.js'
+import { eventRecord, type JournalRecord } from '../../platform/journal/journal-entry.js'
 import type {
   JournalFollower,
   JournalPage,
   JournalRead,
   JournalStore,
+  PlatformEvent,
 } from '../../platform/ports.js'
 import { RedisScript } from './redis-script.js'
 
@@ -72,6 +73,17 @@ export class RedisJournalStore implements JournalStore {
     this.waiting.push(waiting)
     if (pending) this.pendingOf.set(record, waiting)
     else this.schedule()
+  }
+
+  appendEvent(
+    at: number,
+    subscription: string,
+    user: string,
+    source: PlatformEvent | undefined,
+    json: string,
+    sequence: number,
+  ): void {
+    this.append(eventRecord(0, at, subscription, user, source, json, sequence))
   }
 
   complete(record: JournalRecord): void {
