@@ -28,6 +28,9 @@ const running = await startPlatform({
   // The clients subscribe their 10,000 channels through a few sessions: far more than a session's quota allows
   // an application (docs/security.md, finding 7), which the benchmark is not about.
   quotas: { subscriptionsPerSession: 100_000 },
+  // JOURNAL_SIZE as the service reads it (docs/journal.md): the journal's cost on the fan-out is measured
+  // by running the benchmark with JOURNAL_SIZE=0 and without.
+  ...(process.env.JOURNAL_SIZE && { journalSize: Number(process.env.JOURNAL_SIZE) }),
 })
 // The platform's event sink: the router every platform event goes through (Directory publishes to it).
 const sink = running.events

@@ -14,6 +14,7 @@ import {
 } from './gateway/lazy-schema-compilers.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { errorHandler } from './gateway/plugins/error-handler.js'
+import { journalRecorder } from './gateway/plugins/journal-recorder.js'
 import { jsonBody } from './gateway/plugins/json-body.js'
 import { openApi } from './gateway/plugins/openapi.js'
 import { readinessCheck } from './gateway/plugins/readiness.js'
@@ -74,6 +75,8 @@ export async function buildApp(
   await app.register(errorHandler)
   // Before any route is added, so that every one resolves its series (onRoute).
   await app.register(requestMetrics)
+  // Likewise (each route's operationId); nothing when the journal is off (docs/journal.md).
+  await app.register(journalRecorder)
   await app.register(requestHygiene)
   await app.register(jsonBody)
   // Before the session: a request refused NOT_READY does not restart its session's timer.

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       comlogRecording: true,
       voicemailMaxMessageSeconds: 120,
       shutdownDrainSeconds: 0,
+      journalSize: 10_000,
       connectionLimits: {
         headersTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
@@ -52,6 +53,15 @@ describe('loadConfig', () => {
     })
     expect(() => loadConfig({ MAX_OPEN_CHANNELS: '0' })).toThrow(/MAX_OPEN_CHANNELS/)
     expect(() => loadConfig({ MAX_QUEUED_EVENTS: '0' })).toThrow(/MAX_QUEUED_EVENTS/)
+  })
+
+  it('reads JOURNAL_SIZE: 0 turns the journal off; a negative or too large size is refused', () => {
+    expect(loadConfig({ JOURNAL_SIZE: '250' }).journalSize).toBe(250)
+    expect(loadConfig({ JOURNAL_SIZE: '0' }).journalSize).toBe(0)
+    expect(() => loadConfig({ JOURNAL_SIZE: '-1' })).toThrow(
+      'JOURNAL_SIZE=-1: must be an integer from 0 to 1000000',
+    )
+    expect(() => loadConfig({ JOURNAL_SIZE: 'lots' })).toThrow(/JOURNAL_SIZE=lots/)
   })
 
   it('reads the connection limits, and refuses headers allowed longer than the whole request', () => {
@@ -101,6 +111,7 @@ describe('loadConfig', () => {
       COMLOG_RECORDING: 'off',
       VOICEMAIL_MAX_MESSAGE_SECONDS: '60',
       SHUTDOWN_DRAIN_SECONDS: '10',
+      JOURNAL_SIZE: '0',
       HTTP_HEADERS_TIMEOUT: '5',
       HTTP_REQUEST_TIMEOUT: '20',
       HTTP_KEEPALIVE_TIMEOUT: '2',
@@ -139,6 +150,7 @@ describe('loadConfig', () => {
       comlogRecording: false,
       voicemailMaxMessageSeconds: 60,
       shutdownDrainSeconds: 10,
+      journalSize: 0,
       connectionLimits: {
         headersTimeoutMs: 5_000,
         requestTimeoutMs: 20_000,

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
 import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from './gateway/cookies.js'
 import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './platform/journal/journal-entry.js'
 import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
 import {
   DEFAULT_WEBHOOK_ALLOWED_HOSTS,
@@ -71,6 +72,8 @@ export interface ServiceConfig {
    * 0 by default): the time a load balancer needs to stop sending it requests (docs/operations.md).
    */
   shutdownDrainSeconds: number
+  /** Entries the journal keeps (JOURNAL_SIZE, 10000 by default; 0 turns it off): docs/journal.md. */
+  journalSize: number
   /** Every listener's connection limits (docs/security.md, finding 8). */
   connectionLimits: ConnectionLimits
   /** What an account, a session and this node may hold (docs/security.md, finding 7). */
@@ -193,6 +196,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       240,
     ),
     shutdownDrainSeconds: integer('SHUTDOWN_DRAIN_SECONDS', 0, 0, 600),
+    journalSize: integer('JOURNAL_SIZE', DEFAULT_JOURNAL_SIZE, 0, MAX_JOURNAL_SIZE),
     connectionLimits: {
       ...DEFAULT_CONNECTION_LIMITS,
       headersTimeoutMs:

@@ -182,6 +182,7 @@ async function main(): Promise<void> {
     onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,
     quotas: config.quotas,
+    journalSize: config.journalSize,
     processMetrics: true,
     activity: activityLog(logger),
     ...(cluster && { cluster }),

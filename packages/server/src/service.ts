@@ -42,7 +42,15 @@ import { Directory } from './platform/directory/directory.js'
 import { importDirectory, planImport } from './platform/directory/directory-import.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
-import type { ChangeNotices, Clock, ClockOffsetStore, DirectorySnapshot } from './platform/ports.js'
+import { Journal } from './platform/journal/journal.js'
+import { DEFAULT_JOURNAL_SIZE } from './platform/journal/journal-entry.js'
+import type {
+  ChangeNotices,
+  Clock,
+  ClockOffsetStore,
+  DirectorySnapshot,
+  JournalStore,
+} from './platform/ports.js'
 import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
@@ -68,7 +76,9 @@ import { VoicemailService } from './platform/voicemail/voicemail-service.js'
 import { embeddedEngineAdapters, startTelephony } from './start-telephony.js'
 import { readDirectoryFile } from './storage/file/directory-file.js'
 import { MemoryEventQueue, QueuedEventsBudget } from './storage/memory/memory-event-queue.js'
+import { MemoryJournalStore } from './storage/memory/memory-journal-store.js'
 import type { RedisTarget } from './storage/redis/redis-client.js'
+import { RedisJournalStore } from './storage/redis/redis-journal-store.js'
 import { memorySharedState, redisSharedState, type SharedState } from './storage/shared-state.js'
 import {
   callTables,
@@ -165,6 +175,11 @@ export interface PlatformOptions {
    * logs them: docs/operations.md, "Logs"); nobody by default.
    */
   activity?: PlatformActivity
+  /**
+   * Entries the journal keeps (JOURNAL_SIZE; docs/journal.md): DEFAULT_JOURNAL_SIZE when not given, 0 for no
+   * journal. In memory alone, in the cluster's Redis in a cluster.
+   */
+  journalSize?: number
 }
 
 /** A node of a cluster: its id, and the Redis the nodes share. */
@@ -176,6 +191,21 @@ export interface ClusterOptions {
 /** The default reporter of background failures: a process warning on stderr. */
 function warnOfBackgroundError(error: unknown, what: string): void {
   process.emitWarning(`${what}: ${error instanceof Error ? error.message : String(error)}`)
+}
+
+/** The journal's store (docs/journal.md): none with a size of 0, the cluster's Redis in a cluster. */
+function journalStore(
+  options: PlatformOptions,
+  shared: SharedState,
+  reportError: (error: unknown, what: string) => void,
+): JournalStore | undefined {
+  const size = options.journalSize ?? DEFAULT_JOURNAL_SIZE
+  if (size === 0) return undefined
+  if (shared.redis === undefined) return new MemoryJournalStore(size)
+  return new RedisJournalStore(shared.redis, {
+    size,
+    onError: (error) => reportError(error, 'the journal'),
+  })
 }
 
 /** A started platform and how to stop it. */
@@ -285,6 +315,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       policy: { ...DEFAULT_WEBHOOK_POLICY, ...options.webhooks?.policy, secret: webhookSecret },
       ...(options.webhooks?.onFailure && { onFailure: options.webhooks.onFailure }),
     }
+    const journal = new Journal(journalStore(options, shared, reportError), clock, (error) =>
+      reportError(error, 'a live reader of the journal failed'),
+    )
+    const recorded = journal.enabled ? { journal } : {}
     const touch = (subscription: SubscriptionRecord): void => subscriptions.touch(subscription)
     const queuedEvents = new QueuedEventsBudget(quotas.queuedEvents)
     // Events reach a subscription through this process's queues when it is alone; in a cluster, through the
@@ -304,6 +338,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
             onActivity: touch,
             webhook,
             counts: metrics.delivery,
+            ...recorded,
           })
         : new LoggedSubscriptionOutlets({
             log: shared.eventLog,
@@ -314,6 +349,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
             onError: (error) => reportError(error, 'the delivery of events failed'),
             webhook,
             counts: metrics.delivery,
+            ...recorded,
           })
     const subscriptions = new SubscriptionManager(
       directory,
@@ -487,6 +523,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       cookies: new SessionCookies(options.sessionCookieNames),
       services: new ServiceCatalog(),
       product: PRODUCT,
+      journal,
       ...(options.cluster && { cluster: { nodeId: options.cluster.nodeId } }),
     }
     const clockOffsets = new SqlClockOffsetStore(serviceTables(db))
@@ -555,6 +592,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         await directory.abandonImport()
         await sessions.stop()
         await telephony.stop()
+        // The entries gathered for Redis are written before its connection closes.
+        await journal.settled()
         await callStore.close()
         await store.close()
         await shared?.close()

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
 import { DEFAULT_CONTROL_URL } from '../config.js'
+import { JOURNAL_FILTER_OPTIONS, runJournalCommand } from './journal-commands.js'
 import { runScenarioCommand } from './scenario-commands.js'
 
 const CONTROL_PATH = '/control/v1'
@@ -78,6 +79,17 @@ Scenarios (docs/scenarios.md):
   scenarios show <name>                        a scenario of the library, as its YAML file
   scenarios run <file|-|name> [--reset]        runs a scenario file (- reads stdin) or the library's <name>:
                                                prints the timeline and the verdict; exit code 1 if it failed
+
+Journal (docs/journal.md):
+  journal [filters] [--limit n] [--order o]    the newest entries (100), one line each, oldest first
+  journal follow [filters] [--count n]         each entry as it is recorded (until Ctrl-C, or n entries)
+  journal clear                                empties the journal
+  journal verify <file|->                      checks that entries matching the patterns file (YAML or
+                                               JSON: a list of partial entries) happened in that order;
+                                               exit code 1 if not
+  filters: --kind <k> (repeatable; request, event, control, near-miss), --user, --call,
+           --subscription, --session, --operation, --event, --method, --path, --error,
+           --status <404|4xx>, --since/--until <ISO time>, --after/--before <id>
 
 Options:
   --url <url>       the control plane (default: $CONTROL_URL, else ${DEFAULT_CONTROL_URL})
@@ -217,6 +229,11 @@ const COMMANDS: Readonly<Record<string, Command>> = {
     method: 'POST',
     path: (args) => `${snapshotPath(args)}/restore`,
   },
+  // Run by runJournalCommand: filters from the options, entries printed one a line.
+  journal: { args: [], method: 'GET', path: () => '/journal' },
+  'journal follow': { args: [], method: 'GET', path: () => '/journal/stream' },
+  'journal clear': { args: [], method: 'DELETE', path: () => '/journal' },
+  'journal verify': { args: ['file|-'], method: 'POST', path: () => '/journal/verify' },
   'snapshots delete': {
     args: ['name'],
     method: 'DELETE',
@@ -345,6 +362,17 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       err: io.err,
       stdin: io.stdin,
     })
+  if (name === 'journal' || name.startsWith('journal '))
+    return runJournalCommand(name, args['file|-'], {
+      base,
+      token,
+      options: values,
+      json: values.json === true,
+      out: io.out,
+      err: io.err,
+      stdin: io.stdin,
+      readFile: (file) => readFile(file, 'utf8'),
+    })
   const body =
     args['file'] !== undefined ? await readDocument(args['file'], io) : command.body?.(args)
 
@@ -362,6 +390,15 @@ function parseCommandLine(argv: readonly string[]) {
         json: { type: 'boolean' },
         reset: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(
+          JOURNAL_FILTER_OPTIONS.map((name) => [
+            name,
+            name === 'kind' ? { type: 'string', multiple: true } : { type: 'string' },
+          ]),
+        ),
+        limit: { type: 'string' },
+        order: { type: 'string' },
+        count: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,

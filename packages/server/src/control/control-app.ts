@@ -21,11 +21,13 @@ import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { ServiceMetrics } from '../operations/service-metrics.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
+import type { Journal } from '../platform/journal/journal.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
 import type { PlatformStates } from '../platform/sandbox/platform-states.js'
 import type { SystemStatusService } from '../platform/system/system-status-service.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
+import { controlJournal } from './control-journal.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { type AdjustableTime, clockRoutes } from './routes/clock.js'
@@ -33,6 +35,7 @@ import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'
 import { healthRoutes } from './routes/health.js'
+import { journalRoutes } from './routes/journal.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
 import { pickupGroupRoutes } from './routes/pickup-groups.js'
 import type { ControlTelephony } from './routes/route-support.js'
@@ -89,6 +92,8 @@ export interface ControlPlatform {
   scenarios?: ScenarioServices
   /** The folder of the scenario library (the repository's `scenarios/`). */
   scenarioLibrary?: string
+  /** The journal: with it, its routes, and the actions here recorded in it (docs/journal.md). */
+  journal?: Journal
 }
 
 /** Options of the control plane. */
@@ -100,6 +105,8 @@ export interface ControlAppOptions {
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger
   /** When response schemas compile (default lazy: on first use; gateway/lazy-schema-compilers.ts). */
   schemaCompilation?: SchemaCompilation
+  /** How often the journal's stream writes a heartbeat (default 15 s; tests use less). */
+  journalHeartbeatMs?: number
 }
 
 /** Builds the control plane over a platform; call `ready()` (or `listen`/`inject`) to use it. */
@@ -137,7 +144,8 @@ export async function buildControlApp(
         description:
           'Provisioning of the directory: users and their devices, in the directory file format; ' +
           "simulation: calls, simulated devices and outside parties; users' routing; the clock; " +
-          'fault injection; reset, snapshots and restore of the whole platform; scenarios (a world, a script on the clock, expectations) and their library. ' +
+          'fault injection; reset, snapshots and restore of the whole platform; scenarios (a world, a script on the clock, expectations) and their library; ' +
+          'the journal of what the API, the delivery and the control plane did. ' +
           'Every request needs the operator token; every error body is a RestErrorInfo.',
       },
       servers: SAME_ORIGIN_SERVERS,
@@ -150,6 +158,9 @@ export async function buildControlApp(
     ...generatorFriendly(CONTROL_PATH, () => undefined),
   })
   app.get(CONTROL_OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())
+  const { journal } = platform
+  // Before the routes, whose actions it records (onRoute).
+  if (journal?.enabled) await app.register(controlJournal, { journal, basePath: CONTROL_PATH })
 
   const {
     directory,
@@ -189,6 +200,12 @@ export async function buildControlApp(
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
   if (system) await app.register(healthRoutes, { prefix, system })
   if (platform.states) await app.register(snapshotRoutes, { prefix, states: platform.states })
+  if (journal)
+    await app.register(journalRoutes, {
+      prefix,
+      journal,
+      ...(options.journalHeartbeatMs !== undefined && { heartbeatMs: options.journalHeartbeatMs }),
+    })
   const { scenarios, scenarioLibrary } = platform
   if (scenarios && telephony && isSteppable(adjustableClock)) {
     // The runner sends the script's control-plane steps to these very routes, as the operator would.

@@ -18,7 +18,15 @@ export interface LogFanoutOptions {
   isAttached(subscriptionId: string): boolean
   /** Told of appends that failed: how many events for how many subscriptions. */
   onError(error: unknown): void
+  /** Told of each event appended, with the subscriptions' logs it joined and its number in each (the journal). */
+  onAppended?(
+    event: SerializedEvent,
+    subscriptionIds: readonly string[],
+    sequences: readonly number[],
+  ): void
 }
+
+const noop = () => {}
 
 export class LogFanout {
   /** The turn's events, in the order they were first routed, each with its subscriptions. */
@@ -55,7 +63,11 @@ export class LogFanout {
     for (const [event, subscriptionIds] of batch) {
       const attached = subscriptionIds.filter(isAttached)
       if (attached.length === 0) continue
-      appends.push(log.appendMany(attached, event.json, ttlMs, event.origin))
+      const append = log.appendMany(attached, event.json, ttlMs, event.origin)
+      const { onAppended } = this.options
+      // A failure is reported below, once for the turn.
+      if (onAppended) append.then((sequences) => onAppended(event, attached, sequences), noop)
+      appends.push(append)
       sent.push(attached)
     }
     const previous = this.inFlight

@@ -12,13 +12,14 @@
 
 import { randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
+import type { Journal } from '../platform/journal/journal.js'
 import type { Clock, EventLogWatcher, SubscriptionEventLog, Timer } from '../platform/ports.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
 import type { DeliveryCounts } from './delivery-counts.js'
 import type { EventRouter, EventTarget, SerializedEvent } from './event-router.js'
 import { EVENT_VARIANTS, type EventRewrite } from './event-variants.js'
-import { LogFanout } from './log-fanout.js'
+import { LogFanout, type LogFanoutOptions } from './log-fanout.js'
 import { LoggedChannelReader, type LogReaderContext } from './logged-channel-reader.js'
 import { LoggedWebhook, type WebhookDelivery } from './logged-webhook.js'
 
@@ -57,6 +58,8 @@ export interface LoggedOutletsOptions {
   retryMs?: number
   /** Where the events delivered and announced lost are counted (the node's metrics). */
   counts?: DeliveryCounts
+  /** Where each event appended to a log is recorded (docs/journal.md); absent when the journal is off. */
+  journal?: Journal
 }
 
 /** One subscription as this node delivers it: its routes' target, and its channel or webhook here. */
@@ -107,6 +110,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
       ttlMs,
       isAttached: (subscriptionId) => this.subscriptions.has(subscriptionId),
       onError: options.onError,
+      ...(options.journal && { onAppended: this.journalOf(options.journal) }),
     })
     this.context = {
       log: options.log,
@@ -118,6 +122,16 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
       unwatch: (subscriptionId) => this.unwatch(subscriptionId),
       onError: options.onError,
       ...(options.counts && { counts: options.counts }),
+    }
+  }
+
+  /** Records each event appended, once its number in each log is known. */
+  private journalOf(journal: Journal): NonNullable<LogFanoutOptions['onAppended']> {
+    return (event, subscriptionIds, sequences) => {
+      subscriptionIds.forEach((subscriptionId, index) => {
+        const owner = this.subscriptions.get(subscriptionId)?.record.owner ?? ''
+        journal.event(subscriptionId, owner, event.source, event.json, sequences[index] ?? 0)
+      })
     }
   }
 

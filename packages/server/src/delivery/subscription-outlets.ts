@@ -5,6 +5,7 @@
  * manager and by the store's changes, so every call is idempotent.
  */
 import type { ServerResponse } from 'node:http'
+import type { Journal } from '../platform/journal/journal.js'
 import type { Clock, EventQueue } from '../platform/ports.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
@@ -36,6 +37,8 @@ class Outlet implements EventTarget {
     /** The record it was attached or last rerouted with. */
     public subscription: SubscriptionRecord,
     readonly queue: EventQueue,
+    /** Where each event the queue takes is recorded (docs/journal.md); absent when the journal is off. */
+    private readonly journal: Journal | undefined,
   ) {
     const { dialect } = subscription
     this.rewrites = dialect === undefined ? undefined : EVENT_VARIANTS[dialect]
@@ -47,12 +50,15 @@ class Outlet implements EventTarget {
     if (this.webhook !== undefined) {
       this.queue.push(event.json)
       this.webhook.wake()
-      return
+    } else if (!this.channel?.offer(event)) {
+      // Unless an open channel keeping up took it straight to the socket, numbered as taken at once.
+      this.queue.push(event.json)
+      this.channel?.flush()
     }
-    // The common case, an open channel keeping up: straight to the socket, numbered as taken at once.
-    if (this.channel?.offer(event)) return
-    this.queue.push(event.json)
-    this.channel?.flush()
+    if (this.journal !== undefined) {
+      const { subscriptionId, owner } = this.subscription
+      this.journal.event(subscriptionId, owner, shared.source, shared.json, this.queue.lastSequence)
+    }
   }
 
   /** Remembers what `channel`, ending abruptly, wrote that is still held: its client may not have it. */
@@ -97,6 +103,8 @@ export interface OutletOptions {
   }
   /** Where the events delivered and announced lost are counted (the node's metrics). */
   counts?: DeliveryCounts
+  /** Where each event a queue takes is recorded (docs/journal.md); absent when the journal is off. */
+  journal?: Journal
 }
 
 /** How long a detached subscription stays known as gone: longer than any change takes to reach a node. */
@@ -125,7 +133,11 @@ export class SubscriptionOutlets implements ChannelOutlets {
     }
     if (this.gone.has(id)) return
     const { webHookUrl } = subscription
-    const outlet = new Outlet(subscription, this.options.newQueue(webHookUrl === undefined))
+    const outlet = new Outlet(
+      subscription,
+      this.options.newQueue(webHookUrl === undefined),
+      this.options.journal,
+    )
     if (webHookUrl !== undefined) {
       const { clock, onActivity, webhook } = this.options
       outlet.webhook = new WebhookSender({

@@ -8,6 +8,7 @@ import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { DirectorySearchService } from '../platform/directory-search/directory-search-service.js'
+import type { Journal } from '../platform/journal/journal.js'
 import type { Clock } from '../platform/ports.js'
 import type { Quotas } from '../platform/quotas.js'
 import type { Readiness } from '../platform/readiness.js'
@@ -72,6 +73,8 @@ export interface GatewayPlatform {
   cookies: SessionCookies
   services: ServiceCatalog
   product: { name: string; type: string; version: string }
+  /** What the API, the delivery and the control plane did (docs/journal.md); off with JOURNAL_SIZE=0. */
+  journal?: Journal
   /** This node's place in a cluster (docs/cluster.md); absent in the embedded mode. */
   cluster?: { nodeId: string }
 }

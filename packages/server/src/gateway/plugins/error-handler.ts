@@ -15,6 +15,8 @@ import { describeValidationError } from '../validation-message.js'
 const ENGINE_RETRY_AFTER_SECONDS = 1
 
 function send(reply: FastifyReply, body: RestErrorInfo & { httpStatus: string }, status: number) {
+  // For the journal (docs/journal.md), which records the error once the answer is sent.
+  reply.request.restError = { type: body.type ?? '', message: body.helpMessage ?? '' }
   return reply.code(status).type('application/json; charset=utf-8').send(body)
 }
 
@@ -61,6 +63,7 @@ function fromFastifyError(
 export const errorHandler = fp(
   async (app: FastifyInstance) => {
     const routes = new RouteMethods()
+    app.decorateRequest('restError', undefined)
     app.addHook('onRoute', (route) => routes.add(route.url, route.method))
 
     app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -72,8 +72,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SessionInfo, ...errorResponses(404) },
       },
     },
-    async (request) =>
-      sessionInfo(request, await sessions.open(readSessionCookie(request), request.body)),
+    async (request) => {
+      const session = await sessions.open(readSessionCookie(request), request.body)
+      // The session opened is the request's from now on: the journal records whose it was (docs/journal.md).
+      request.session = session
+      return sessionInfo(request, session)
+    },
   )
 
   app.get(

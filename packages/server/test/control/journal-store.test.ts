@@ -1,0 +1,184 @@
+/**
+ * The journal's stores (docs/journal.md, "Storage"), the same cases on each: the memory ring, and the Redis
+ * stream of the cluster mode against the real Redis (skipped when REDIS_URL is not set): ids in order, reads
+ * from either end between ids with a limit, clearing, live readers from now or after an id, a request in
+ * progress keeping its place, and on Redis, two nodes sharing one journal.
+ */
+import type { Redis } from 'ioredis'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { JournalRecord } from '../../src/platform/journal/journal-entry.js'
+import type { JournalStore } from '../../src/platform/ports.js'
+import { MemoryJournalStore } from '../../src/storage/memory/memory-journal-store.js'
+import { RedisJournalStore } from '../../src/storage/redis/redis-journal-store.js'
+import { describeWithRedis } from '../support/redis.js'
+
+/** A control entry of `path`, recorded at `at`. */
+function entry(path: string, at = 0): JournalRecord {
+  return { id: 0, at, kind: 'control', method: 'POST', path, status: 204, durationMs: 1 }
+}
+const all = { match: () => true, limit: Number.POSITIVE_INFINITY }
+const paths = (records: JournalRecord[]) =>
+  records.map((record) => ('path' in record ? record.path : ''))
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 5_000) throw new Error('waited too long')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+function storeCases(newStore: (size: number) => Promise<JournalStore>) {
+  it('numbers records in order, read newest or oldest first, between ids, with a limit', async () => {
+    const store = await newStore(100)
+    for (const path of ['/a', '/b', '/c', '/d']) store.append(entry(path))
+    await store.settled()
+
+    const oldest = await store.read({ ...all, order: 'oldest' })
+    expect(paths(oldest.records)).toEqual(['/a', '/b', '/c', '/d'])
+    const ids = oldest.records.map((record) => record.id)
+    expect(ids[1]).toBe((ids[0] ?? 0) + 1)
+    expect(paths((await store.read({ ...all, order: 'newest' })).records)).toEqual([
+      '/d',
+      '/c',
+      '/b',
+      '/a',
+    ])
+    const [first, , , fourth] = ids
+    expect(
+      await store.read({ ...all, order: 'oldest', after: first ?? 0, before: fourth ?? 0 }),
+    ).toMatchObject({ records: [{ path: '/b' }, { path: '/c' }], more: false })
+    expect(await store.read({ ...all, order: 'newest', limit: 2 })).toMatchObject({
+      records: [{ path: '/d' }, { path: '/c' }],
+      more: true,
+    })
+    const matched = await store.read({
+      ...all,
+      order: 'oldest',
+      match: (record) => 'path' in record && record.path !== '/b',
+    })
+    expect(paths(matched.records)).toEqual(['/a', '/c', '/d'])
+  })
+
+  it('clears: nothing held, ids go on', async () => {
+    const store = await newStore(100)
+    store.append(entry('/a'))
+    await store.settled()
+    const [before] = (await store.read({ ...all, order: 'oldest' })).records
+    await store.clear()
+    expect((await store.read({ ...all, order: 'oldest' })).records).toEqual([])
+    store.append(entry('/b'))
+    await store.settled()
+    const [after] = (await store.read({ ...all, order: 'oldest' })).records
+    expect(after?.id).toBe((before?.id ?? 0) + 1)
+  })
+
+  it('follows: from now, or after an id (held ones first); closed, tells no more', async () => {
+    const store = await newStore(100)
+    store.append(entry('/old'))
+    await store.settled()
+    const [old] = (await store.read({ ...all, order: 'oldest' })).records
+    const live: string[] = []
+    const replayed: string[] = []
+    const fromNow = await store.follow('now', (record) => live.push(paths([record])[0] ?? ''))
+    const fromOld = await store.follow((old?.id ?? 1) - 1, (record) =>
+      replayed.push(paths([record])[0] ?? ''),
+    )
+    store.append(entry('/new'))
+    await store.settled()
+    await until(() => live.length === 1 && replayed.length === 2)
+    expect(live).toEqual(['/new'])
+    expect(replayed).toEqual(['/old', '/new'])
+
+    await fromNow.close()
+    await fromOld.close()
+    store.append(entry('/after'))
+    await store.settled()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(live).toEqual(['/new'])
+  })
+
+  it('a request in progress keeps its place before what was recorded while it ran', async () => {
+    const store = await newStore(100)
+    const request: JournalRecord = { id: 0, at: 0, kind: 'request', method: 'POST', path: '/req' }
+    store.append(request, true)
+    store.append(entry('/during'))
+    Object.assign(request, { status: 204, durationMs: 3 })
+    store.complete(request)
+    await store.settled()
+    expect((await store.read({ ...all, order: 'oldest' })).records).toEqual([
+      expect.objectContaining({ path: '/req', status: 204 }),
+      expect.objectContaining({ path: '/during' }),
+    ])
+  })
+}
+
+describe('MemoryJournalStore', () => {
+  storeCases(async (size) => new MemoryJournalStore(size))
+
+  it('holds `size` records, the oldest overwritten', async () => {
+    const store = new MemoryJournalStore(3)
+    for (const path of ['/a', '/b', '/c', '/d', '/e']) store.append(entry(path))
+    const { records } = await store.read({ ...all, order: 'oldest' })
+    expect(paths(records)).toEqual(['/c', '/d', '/e'])
+    expect(records.map((record) => record.id)).toEqual([3, 4, 5])
+  })
+
+  it('refuses a size of 0 (no journal: no store)', () => {
+    expect(() => new MemoryJournalStore(0)).toThrow(/above 0/)
+  })
+})
+
+describeWithRedis('RedisJournalStore', (redis) => {
+  const errors: unknown[] = []
+  const clients: Redis[] = []
+  afterAll(() => {
+    for (const client of clients) client.disconnect()
+  })
+  /** A client whose keys are under `prefix`, below the suite's. */
+  const scopedClient = async (prefix: string) => {
+    const client = (await redis.client()).duplicate({
+      keyPrefix: `${redis.target.keyPrefix}${prefix}`,
+    })
+    clients.push(client)
+    return client
+  }
+  // Each case its own journal: a prefix of its own.
+  const newStore = async (size: number) =>
+    new RedisJournalStore(await scopedClient(`case${Math.random().toString(36).slice(2)}:`), {
+      size,
+      onError: (error) => errors.push(error),
+    })
+  storeCases(newStore)
+
+  it('is one journal for every node: each reads what the other appended, ids across both', async () => {
+    const onError = (error: unknown) => errors.push(error)
+    const one = new RedisJournalStore(await scopedClient('shared:'), { size: 100, onError })
+    const two = new RedisJournalStore(await scopedClient('shared:'), { size: 100, onError })
+    const seen: string[] = []
+    const follower = await two.follow('now', (record) => seen.push(paths([record])[0] ?? ''))
+    one.append(entry('/from-one'))
+    await one.settled()
+    two.append(entry('/from-two'))
+    await two.settled()
+
+    expect(paths((await one.read({ ...all, order: 'oldest' })).records)).toEqual([
+      '/from-one',
+      '/from-two',
+    ])
+    await until(() => seen.length === 2)
+    expect(seen).toEqual(['/from-one', '/from-two'])
+    await follower.close()
+  })
+
+  it('trims the stream to about its size', async () => {
+    const store = await newStore(10)
+    for (let index = 0; index < 1000; index++) store.append(entry(`/${index}`))
+    await store.settled()
+    const { records } = await store.read({ ...all, order: 'newest' })
+    // MAXLEN ~ trims whole nodes of the stream: about the size, never everything.
+    expect(records.length).toBeGreaterThanOrEqual(10)
+    expect(records.length).toBeLessThan(1000)
+    expect(paths(records)[0]).toBe('/999')
+    expect(errors).toEqual([])
+  })
+})
