@@ -109,6 +109,19 @@ export const PLANS: Readonly<Record<string, RunPlan>> = {
       'PASSED',
     ],
   },
+  // "The journal": alice's entries, a typo's near-miss with its suggestion, an order verified.
+  'npm run control -- journal --user alice --limit 5': {
+    prints: [
+      'request',
+      'alice',
+      '404',
+      'near-miss POST /api/rest/1.0/telephony/calee → 404',
+      'did you mean POST /api/rest/1.0/telephony/calls',
+      'Matched: every pattern, in order.',
+      'makeCall',
+      'OnCallCreated',
+    ],
+  },
 }
 
 /** Why the Docker block is not run. */
