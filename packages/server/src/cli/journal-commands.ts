@@ -5,25 +5,10 @@
  */
 import { parse } from 'yaml'
 import type { JournalEntry } from '../platform/journal/journal-entry.js'
+import { FILTER_FIELDS } from '../platform/journal/journal-filter.js'
 
 /** The options that are the journal's filters, as the routes name them. */
-export const JOURNAL_FILTER_OPTIONS = [
-  'kind',
-  'user',
-  'call',
-  'subscription',
-  'session',
-  'operation',
-  'event',
-  'method',
-  'path',
-  'error',
-  'status',
-  'since',
-  'until',
-  'after',
-  'before',
-] as const
+export const JOURNAL_FILTER_OPTIONS = FILTER_FIELDS
 
 /** What the journal commands need of the command line. */
 export interface JournalCommandContext {

@@ -56,8 +56,8 @@ const TEXT_FIELDS = [
   'path',
 ] as const
 
-/** The names `GET /journal` takes in its query. */
-export const QUERY_FIELDS = [
+/** The filters of the journal: what an entry must hold (`GET /journal`, a verification's `within`, the CLI). */
+export const FILTER_FIELDS = [
   'kind',
   ...TEXT_FIELDS,
   'error',
@@ -66,9 +66,10 @@ export const QUERY_FIELDS = [
   'until',
   'after',
   'before',
-  'limit',
-  'order',
 ] as const
+
+/** The names `GET /journal` takes in its query: the filters, and how many entries in which order. */
+export const QUERY_FIELDS = [...FILTER_FIELDS, 'limit', 'order'] as const
 
 const bad = (field: string, message: string) =>
   new PlatformError('BAD_PARAMETER', `${field}: ${message}`)

@@ -8,11 +8,11 @@ import { PlatformError } from '../platform-error.js'
 import type { Journal } from './journal.js'
 import { type JournalEntry, type JournalRecord, shownEntry } from './journal-entry.js'
 import {
+  FILTER_FIELDS,
   filterOf,
   type JournalFilter,
   matches,
   mismatches,
-  QUERY_FIELDS,
 } from './journal-filter.js'
 
 /** The fields a pattern may give: an entry's. */
@@ -30,7 +30,7 @@ export const PATTERN_FIELDS = [
   'status',
 ] as const
 /** The fields of the window (`within`): a query's filter. */
-const WITHIN_FIELDS = QUERY_FIELDS.filter((name) => name !== 'limit' && name !== 'order')
+const WITHIN_FIELDS = FILTER_FIELDS
 /** The most patterns one verification takes. */
 export const MAX_PATTERNS = 100
 /** The most near candidates a failure shows. */
