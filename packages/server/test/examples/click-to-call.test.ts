@@ -4,7 +4,6 @@
  * certificate as its only trusted authority, and the plain-HTTP polling URLs. The service runs in this process
  * on free loopback ports (not the defaults), its certificate generated into a scratch data directory.
  */
-import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Listeners, startListeners } from '../../src/listeners.js'
 import { loadTlsMaterial } from '../../src/tls.js'
+import { type Ran, runNode } from '../support/run-node.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
@@ -40,27 +40,8 @@ afterAll(async () => {
 })
 
 /** Runs `npm run example -- <name>`'s script (examples/run.mjs) with `env`; resolves with its exit code and output. */
-function runExample(
-  env: Record<string, string>,
-  name = 'click-to-call',
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['examples/run.mjs', name], {
-      cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
+function runExample(env: Record<string, string>, name = 'click-to-call'): Promise<Ran> {
+  return runNode(['examples/run.mjs', name], { cwd: ROOT, env })
 }
 
 /** The events one party's application printed, in order: `OnCallCreated RINGING_INCOMING`... */

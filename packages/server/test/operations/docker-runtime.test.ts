@@ -15,38 +15,13 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BUNDLE_EXTERNALS } from '../../src/tools/bundle-options.js'
 import { buildNodeBundle } from '../support/cluster-nodes.js'
+import { type Ran, runNode } from '../support/run-node.js'
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 const TOKEN = 'docker-runtime-test-token'
 
-/** A command's exit code and output. */
-interface Ran {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      cwd: options.cwd ?? ROOT,
-      env: { PATH: process.env['PATH'] ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString()
-    })
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString()
-    })
-    child.on('error', reject)
-    child.on('exit', (code) => resolve({ code, stdout, stderr }))
-  })
+function run(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return runNode(args, options)
 }
 
 async function freePort(): Promise<number> {

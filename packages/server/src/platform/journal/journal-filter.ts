@@ -45,7 +45,7 @@ export interface JournalQuery {
 }
 
 /** The string fields a filter and a pattern compare as they are. */
-const TEXT_FIELDS = [
+export const TEXT_FIELDS = [
   'user',
   'call',
   'subscription',

@@ -13,22 +13,11 @@ import {
   type JournalFilter,
   matches,
   mismatches,
+  TEXT_FIELDS,
 } from './journal-filter.js'
 
 /** The fields a pattern may give: an entry's. */
-export const PATTERN_FIELDS = [
-  'kind',
-  'user',
-  'call',
-  'subscription',
-  'session',
-  'operation',
-  'event',
-  'method',
-  'path',
-  'error',
-  'status',
-] as const
+export const PATTERN_FIELDS = ['kind', ...TEXT_FIELDS, 'error', 'status'] as const
 /** The fields of the window (`within`): a query's filter. */
 const WITHIN_FIELDS = FILTER_FIELDS
 /** The most patterns one verification takes. */
