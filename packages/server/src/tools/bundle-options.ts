@@ -19,6 +19,10 @@ export const BUNDLE_EXTERNALS: readonly string[] = [
   'ioredis',
 ]
 
-/** The CommonJS packages inside call require() for Node's built-in modules. */
+/**
+ * The CommonJS packages inside call require() for Node's built-in modules. The import is renamed so that the
+ * bundled modules may import createRequire themselves (wal-checkpointer.ts does): the banner is text that the
+ * bundler does not rename around.
+ */
 export const BUNDLE_BANNER =
-  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"
+  "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);"

@@ -14,6 +14,7 @@ import {
 } from 'kysely'
 import type { StoredAccount } from '../../platform/directory/account.js'
 import { migrationProvider } from './migrations/index.js'
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js'
 
 /** One row per account; `record` and `preferences` hold JSON. */
 export interface AccountTable {
@@ -223,6 +224,8 @@ export const SQLITE_FILENAME = 'openness.sqlite3'
 
 const SQLITE_MEMORY = ':memory:'
 const SQLITE_BUSY_TIMEOUT_MS = 5_000
+/** How often a file database's checkpoint thread copies the WAL back (wal-checkpointer.ts). */
+const SQLITE_CHECKPOINT_INTERVAL_MS = 50
 const POSTGRES_SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/
 const SUPPORTED_URLS = 'postgres://…, postgresql://…, sqlite:<path> or sqlite::memory:'
 
@@ -273,14 +276,22 @@ function sqliteDialect(filename: string): SqliteDialect {
   const isFile = filename !== SQLITE_MEMORY
   if (isFile) mkdirSync(dirname(filename), { recursive: true })
   const database = new SQLite(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS })
+  let checkpointer: WalCheckpointer | undefined
   try {
-    if (isFile) database.pragma('journal_mode = WAL')
+    if (isFile) {
+      database.pragma('journal_mode = WAL')
+      checkpointer = startWalCheckpointer(database, filename, {
+        intervalMs: SQLITE_CHECKPOINT_INTERVAL_MS,
+        busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+      })
+    }
     database.pragma('foreign_keys = ON')
   } catch (error) {
+    void checkpointer?.stop()
     database.close()
     throw error
   }
-  return new SqliteDialect({ database: preparingOnce(database) })
+  return new SqliteDialect({ database: preparingOnce(database, () => void checkpointer?.stop()) })
 }
 
 /** How many distinct statements a SQLite database keeps prepared (batches of other sizes come and go). */
@@ -292,7 +303,7 @@ const PREPARED_STATEMENTS = 200
  * same few statements for every command. Kysely never iterates a statement here (no streamed queries),
  * so one prepared statement can serve every query of its text.
  */
-function preparingOnce(database: SQLite.Database): SqliteDatabase {
+function preparingOnce(database: SQLite.Database, beforeClose: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>()
   return {
     prepare(sql) {
@@ -307,7 +318,10 @@ function preparingOnce(database: SQLite.Database): SqliteDatabase {
       }
       return statement
     },
-    close: () => database.close(),
+    close: () => {
+      beforeClose()
+      database.close()
+    },
   }
 }
 
