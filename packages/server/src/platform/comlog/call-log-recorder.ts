@@ -15,6 +15,7 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import { IsoDateFormatter } from '../iso-date.js'
 import type { PlatformEvent } from '../ports.js'
 import type { TelephonyDirectory } from '../telephony/telephony-directory.js'
 import type { CallRecord } from '../telephony/telephony-state.js'
@@ -67,6 +68,8 @@ export class CallLogRecorder {
   /** The parts in progress by callRef, then login name. */
   readonly #parts = new Map<string, Map<string, Part>>()
   readonly #directory: TelephonyDirectory
+  /** Formats the records' dates (toISOString would cost more than the rest of a record). */
+  readonly #dates = new IsoDateFormatter()
 
   constructor(directory: TelephonyDirectory) {
     this.#directory = directory
@@ -207,19 +210,16 @@ export class CallLogRecorder {
     )
     const remoteRole: ComRecordRole = part.role === 'CALLER' ? 'CALLEE' : 'CALLER'
     const person = part.leg === undefined ? undefined : this.#directory.ownerOfDevice(part.leg)
-    const own: ComRecordParticipant = {
-      role: part.role,
-      answered,
-      identity: {
-        id: { loginName: part.loginName, ...(part.leg !== undefined && { phoneNumber: part.leg }) },
-        ...(person?.firstName !== undefined && { firstName: person.firstName }),
-        ...(person?.lastName !== undefined && { lastName: person.lastName }),
-        type: { main: 'USER' },
-      },
-      reason,
-      ...(part.initialCalled !== undefined && { initialCalled: part.initialCalled }),
-      ...(part.leg !== undefined && { leg: part.leg }),
-    }
+    // Built by assignment rather than conditional spreads: this runs at every call's end, for each user.
+    const id: PartyInfo['id'] = { loginName: part.loginName }
+    if (part.leg !== undefined) id.phoneNumber = part.leg
+    const identity: PartyInfo = { id }
+    if (person?.firstName !== undefined) identity.firstName = person.firstName
+    if (person?.lastName !== undefined) identity.lastName = person.lastName
+    identity.type = { main: 'USER' }
+    const own: ComRecordParticipant = { role: part.role, answered, identity, reason }
+    if (part.initialCalled !== undefined) own.initialCalled = part.initialCalled
+    if (part.leg !== undefined) own.leg = part.leg
     const remotePartyIds = new Set<string>()
     const participants: ComRecordParticipant[] = [own]
     for (const [participantId, party] of part.parties) {
@@ -227,14 +227,20 @@ export class CallLogRecorder {
       remotePartyIds.add(participantId)
       if (identity.id.loginName) remotePartyIds.add(identity.id.loginName)
       if (identity.id.phoneNumber) remotePartyIds.add(identity.id.phoneNumber)
-      participants.push({
-        role: remoteRole,
-        answered,
-        identity,
-        ...(party.anonymous && { anonymous: true }),
-        reason,
-      })
+      const participant: ComRecordParticipant = { role: remoteRole, answered, identity, reason }
+      if (party.anonymous) participant.anonymous = true
+      participants.push(participant)
     }
+    const record: ComRecordDraft['record'] = {
+      comRef: callRef,
+      participants,
+      beginDate: this.#dates.format(part.beginAt),
+      endDate: this.#dates.format(now),
+      holdDuration: Math.round(part.holdMs / 1000),
+    }
+    if (part.answeredAt !== undefined) record.convDate = this.#dates.format(part.answeredAt)
+    if (part.transferredBy !== undefined) record.transferredBy = part.transferredBy
+    if (part.associatedData !== undefined) record.associatedData = part.associatedData
     return {
       loginName: part.loginName,
       beginAt: part.beginAt,
@@ -243,16 +249,7 @@ export class CallLogRecorder {
       reason,
       missed: isMissed(part.role, answered, reason),
       remotePartyIds: [...remotePartyIds],
-      record: {
-        comRef: callRef,
-        participants,
-        beginDate: new Date(part.beginAt).toISOString(),
-        ...(part.answeredAt !== undefined && { convDate: new Date(part.answeredAt).toISOString() }),
-        endDate: new Date(now).toISOString(),
-        holdDuration: Math.round(part.holdMs / 1000),
-        ...(part.transferredBy !== undefined && { transferredBy: part.transferredBy }),
-        ...(part.associatedData !== undefined && { associatedData: part.associatedData }),
-      },
+      record,
     }
   }
 }

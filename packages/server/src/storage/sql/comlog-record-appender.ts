@@ -28,37 +28,45 @@ export const APPEND_COLUMNS = [
 
 type AppendRow = Pick<ComlogRecordTable, (typeof APPEND_COLUMNS)[number]>
 
+/** A record's values in APPEND_COLUMNS order, each of its column's type. */
+type ValuesOf<Columns extends readonly (keyof ComlogRecordTable)[]> = {
+  -readonly [I in keyof Columns]: ComlogRecordTable[Columns[I]]
+}
+type AppendValues = ValuesOf<typeof APPEND_COLUMNS>
+
 /**
  * The rows of the records numbered from `firstId`, their values in APPEND_COLUMNS order, and the records
- * as the store returns them once written.
+ * as the store returns them once written. Written as plain loops and literals: it runs at every call's end.
  */
 export function appendRows(
   drafts: readonly ComRecordDraft[],
   firstId: number,
 ): { rows: unknown[][]; stored: StoredComRecord[] } {
-  const stored: StoredComRecord[] = []
-  const rows = drafts.map((draft, index) => {
+  const stored: StoredComRecord[] = new Array(drafts.length)
+  const rows: unknown[][] = new Array(drafts.length)
+  for (let index = 0; index < drafts.length; index++) {
+    const draft = drafts[index] as ComRecordDraft
     const recordId = firstId + index
-    stored.push({
+    stored[index] = {
       loginName: draft.loginName,
       missed: draft.missed,
       record: { recordId, ...draft.record, acknowledged: false },
-    })
-    const row: AppendRow = {
-      record_id: recordId,
-      login_name: draft.loginName,
-      begin_at: draft.beginAt,
-      com_ref: draft.record.comRef,
-      role: draft.role,
-      answered: draft.answered ? 1 : 0,
-      acknowledged: 0,
-      missed: draft.missed ? 1 : 0,
-      reason: draft.reason,
-      remote_ids: `|${draft.remotePartyIds.join('|')}|`,
-      record: JSON.stringify(draft.record),
     }
-    return APPEND_COLUMNS.map((column) => row[column])
-  })
+    const values: AppendValues = [
+      recordId,
+      draft.loginName,
+      draft.beginAt,
+      draft.record.comRef,
+      draft.role,
+      draft.answered ? 1 : 0,
+      0,
+      draft.missed ? 1 : 0,
+      draft.reason,
+      `|${draft.remotePartyIds.join('|')}|`,
+      JSON.stringify(draft.record),
+    ]
+    rows[index] = values
+  }
   return { rows, stored }
 }
 
