@@ -192,7 +192,7 @@ describe('LoggedSubscriptionOutlets', () => {
       wrap: (log) =>
         new Proxy(log, {
           get(target, property) {
-            if (property === 'appendMany') return async () => Promise.reject(new Error('down'))
+            if (property === 'appendBatch') return async () => Promise.reject(new Error('down'))
             const value = Reflect.get(target, property)
             return typeof value === 'function' ? value.bind(target) : value
           },

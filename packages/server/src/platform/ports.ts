@@ -305,6 +305,13 @@ export interface EventLogWatcher {
   close(): Promise<void>
 }
 
+/** One fan-out of a batch (SubscriptionEventLog.appendBatch): an event for its subscriptions, with its origin. */
+export interface EventAppend {
+  subscriptionIds: readonly string[]
+  event: string
+  origin?: number
+}
+
 /**
  * The queue of a subscription's events, shared by every node of a cluster (docs/cluster.md, "Events: one stream
  * per subscription, sequence numbers, loss notices"). Each event gets the subscription's next sequence number, so
@@ -328,6 +335,11 @@ export interface SubscriptionEventLog {
     ttlMs: number,
     origin?: number,
   ): Promise<number[]>
+  /**
+   * Several fan-outs at once (a turn's events, LogFanout), in order: each as `appendMany` would append it, all
+   * in one round trip. Resolves to each one's sequence numbers, in the order of `appends`.
+   */
+  appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]>
   /**
    * At most `max` (at least 1) of the events after `afterSequence`, or after the last one acknowledged, oldest
    * first, with the count of those lost before them. Reading takes nothing: acknowledge what was delivered.

@@ -115,6 +115,24 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       expect((await log.read('s300', 0, 10)).events).toEqual([{ sequence: 1, event: 'shared' }])
     })
 
+    it('appends a batch larger than one script call takes, in order, in one pipeline', async () => {
+      const log = redisLog(await fresh())
+      const ids = Array.from({ length: 300 }, (_, index) => `s${index}`)
+      const numbers = await log.appendBatch(
+        [
+          { subscriptionIds: ids, event: 'first' },
+          { subscriptionIds: ids.slice(100), event: 'second', origin: 5 },
+        ],
+        60_000,
+      )
+      expect(numbers).toEqual([ids.map(() => 1), ids.slice(100).map(() => 2)])
+      expect((await log.read('s299', 0, 10)).events.map((entry) => entry.event)).toEqual([
+        'first',
+        'second',
+      ])
+      expect((await log.read('s50', 0, 10)).events.map((entry) => entry.event)).toEqual(['first'])
+    })
+
     it('watches the prefixed streams from a connection blocked in XREAD, not polling', async () => {
       const client = await fresh()
       const log = redisLog(client)

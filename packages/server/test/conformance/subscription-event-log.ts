@@ -340,6 +340,38 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
         ])
     }))
 
+  it('appends a batch of events in order, each to its subscriptions, origins taken once per log', () =>
+    withLog(undefined, async ({ log }) => {
+      await log.append('b', 'before', TTL_MS)
+      expect(await log.appendBatch([], TTL_MS)).toEqual([])
+      expect(
+        await log.appendBatch(
+          [
+            { subscriptionIds: ['a', 'b'], event: 'e1', origin: 7 },
+            { subscriptionIds: [], event: 'nobody' },
+            { subscriptionIds: ['b', 'c'], event: 'e2' },
+            { subscriptionIds: ['a', 'c'], event: 'e3', origin: 8 },
+          ],
+          TTL_MS,
+        ),
+      ).toEqual([[1, 2], [], [3, 1], [2, 2]])
+      const events = async (id: string) =>
+        (await log.read(id, 0, 10)).events.map((entry) => entry.event)
+      expect(await events('a')).toEqual(['e1', 'e3'])
+      expect(await events('b')).toEqual(['before', 'e1', 'e2'])
+      expect(await events('c')).toEqual(['e2', 'e3'])
+      // Origin 8 again: taken by `b` (whose last origin is 7), not by `a`, which has it.
+      expect(
+        await log.appendBatch(
+          [
+            { subscriptionIds: ['a', 'b'], event: 'e3', origin: 8 },
+            { subscriptionIds: ['c'], event: 'e4', origin: 9 },
+          ],
+          TTL_MS,
+        ),
+      ).toEqual([[0, 4], [3]])
+    }))
+
   it('takes an engine event once per origin: a second publication of the same events adds only those missing', () =>
     withLog(undefined, async ({ log, other }) => {
       // The dying owner's appends reached `a` and `b` up to origin 11, `c` not at all.

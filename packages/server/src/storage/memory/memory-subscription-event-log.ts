@@ -8,6 +8,7 @@
 import type {
   ClaimedLog,
   Clock,
+  EventAppend,
   EventLogPage,
   EventLogWatcher,
   LoggedEvent,
@@ -59,6 +60,12 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
   ): Promise<number[]> {
     return subscriptionIds.map((subscriptionId) =>
       this.appendNow(subscriptionId, event, ttlMs, origin),
+    )
+  }
+
+  async appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]> {
+    return appends.map(({ subscriptionIds, event, origin }) =>
+      subscriptionIds.map((subscriptionId) => this.appendNow(subscriptionId, event, ttlMs, origin)),
     )
   }
 

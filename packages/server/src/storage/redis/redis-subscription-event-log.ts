@@ -8,6 +8,7 @@
 import type { Redis } from 'ioredis'
 import type {
   ClaimedLog,
+  EventAppend,
   EventLogPage,
   EventLogWatcher,
   LoggedEvent,
@@ -71,15 +72,41 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     ttlMs: number,
     origin?: number,
   ): Promise<number[]> {
-    const calls = []
-    for (let start = 0; start < subscriptionIds.length; start += SUBSCRIPTIONS_PER_SCRIPT) {
-      const keys = subscriptionIds
-        .slice(start, start + SUBSCRIPTIONS_PER_SCRIPT)
-        .flatMap(appendedLogKeys)
-      calls.push({ keys, args: [event, this.capacity, Math.ceil(ttlMs), origin ?? ''] })
+    const [sequences] = await this.appendBatch([{ subscriptionIds, event, origin }], ttlMs)
+    return sequences ?? []
+  }
+
+  /**
+   * One pipeline of script calls, each appending at most SUBSCRIPTIONS_PER_SCRIPT events-to-a-subscription:
+   * a turn's events leave in one write, in order, and Redis runs no script for long.
+   */
+  async appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]> {
+    const ttl = Math.ceil(ttlMs)
+    const calls: { keys: string[]; args: (string | number)[] }[] = []
+    let call = { keys: [] as string[], args: [this.capacity, ttl] as (string | number)[] }
+    let size = 0
+    for (const { subscriptionIds, event, origin } of appends) {
+      for (let start = 0; start < subscriptionIds.length; ) {
+        if (size === SUBSCRIPTIONS_PER_SCRIPT) {
+          calls.push(call)
+          call = { keys: [], args: [this.capacity, ttl] }
+          size = 0
+        }
+        const part = subscriptionIds.slice(start, start + SUBSCRIPTIONS_PER_SCRIPT - size)
+        call.keys.push(...part.flatMap(appendedLogKeys))
+        call.args.push(event, origin ?? '', part.length)
+        size += part.length
+        start += part.length
+      }
     }
-    const replies = await APPEND.runMany(this.client, calls)
-    return replies.flatMap((reply) => (reply as number[]).map(Number))
+    if (size > 0) calls.push(call)
+    const replies = calls.length === 0 ? [] : await APPEND.runMany(this.client, calls)
+    const sequences = replies.flatMap((reply) => (reply as number[]).map(Number))
+    let next = 0
+    return appends.map(({ subscriptionIds }) => {
+      next += subscriptionIds.length
+      return sequences.slice(next - subscriptionIds.length, next)
+    })
   }
 
   async read(

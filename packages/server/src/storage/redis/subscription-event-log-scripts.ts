@@ -39,27 +39,35 @@ export function sequenceOf(entryId: string): number {
 }
 
 /**
- * Appends ARGV[1] (the event) to every subscription whose four keys (`appendedLogKeys`) are given, in turn: the
- * next sequence number by INCR, the entry by XADD under that number, the stream trimmed exactly to ARGV[2]
- * entries (the oldest dropped), and every key's time to live set to ARGV[3] milliseconds. When ARGV[4] is an
- * origin (not empty), a subscription whose origin key holds it or a later one is passed over (its number 0),
- * and the others keep it. Returns the sequence numbers.
+ * Appends events, each to its subscriptions, in turn: ARGV[1] is the capacity, ARGV[2] the time to live in
+ * milliseconds, then each event as three arguments: its text, its origin (or empty) and how many subscriptions
+ * it goes to, whose four keys (`appendedLogKeys`) follow those of the event before in KEYS. For each: the next
+ * sequence number by INCR, the entry by XADD under that number, the stream trimmed exactly to the capacity (the
+ * oldest dropped), and every key's time to live set. When the event has an origin, a subscription whose origin
+ * key holds it or a later one is passed over (its number 0), and the others keep it. Returns the sequence
+ * numbers, events after events.
  */
 export const APPEND = new RedisScript(`
-local origin = tonumber(ARGV[4])
+local capacity, ttl = ARGV[1], ARGV[2]
 local sequences = {}
-for i = 1, #KEYS, 4 do
-  local taken = origin and tonumber(redis.call('GET', KEYS[i + 3]) or '-1') >= origin
-  if taken then
-    sequences[#sequences + 1] = 0
-  else
-    local sequence = redis.call('INCR', KEYS[i + 1])
-    redis.call('XADD', KEYS[i], 'MAXLEN', ARGV[2], '0-' .. sequence, 'e', ARGV[1])
-    redis.call('PEXPIRE', KEYS[i], ARGV[3])
-    redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
-    redis.call('PEXPIRE', KEYS[i + 2], ARGV[3])
-    if origin then redis.call('SET', KEYS[i + 3], ARGV[4], 'PX', ARGV[3]) end
-    sequences[#sequences + 1] = sequence
+local k = 1
+for g = 3, #ARGV, 3 do
+  local event, originText = ARGV[g], ARGV[g + 1]
+  local origin = tonumber(originText)
+  for _ = 1, tonumber(ARGV[g + 2]) do
+    local taken = origin and tonumber(redis.call('GET', KEYS[k + 3]) or '-1') >= origin
+    if taken then
+      sequences[#sequences + 1] = 0
+    else
+      local sequence = redis.call('INCR', KEYS[k + 1])
+      redis.call('XADD', KEYS[k], 'MAXLEN', capacity, '0-' .. sequence, 'e', event)
+      redis.call('PEXPIRE', KEYS[k], ttl)
+      redis.call('PEXPIRE', KEYS[k + 1], ttl)
+      redis.call('PEXPIRE', KEYS[k + 2], ttl)
+      if origin then redis.call('SET', KEYS[k + 3], originText, 'PX', ttl) end
+      sequences[#sequences + 1] = sequence
+    end
+    k = k + 4
   end
 end
 return sequences
