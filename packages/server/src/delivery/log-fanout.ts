@@ -76,9 +76,8 @@ export class LogFanout {
     // A failure is reported below, once for the turn.
     if (onAppended)
       appended.then((sequences) => {
-        events.forEach((event, index) =>
-          onAppended(event, appends[index]?.subscriptionIds ?? [], sequences[index] ?? []),
-        )
+        for (const [index, event] of events.entries())
+          onAppended(event, appends[index]?.subscriptionIds ?? [], sequences[index] ?? [])
       }, noop)
     const previous = this.inFlight
     this.inFlight = appended.then(
