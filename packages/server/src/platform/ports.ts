@@ -369,8 +369,16 @@ export interface SubscriptionEventLog {
   renew(subscriptionId: string, ttlMs: number): Promise<void>
   /** Forgets everything of the subscription: events, sequence numbers, acknowledged position, claim. */
   drop(subscriptionId: string): Promise<void>
-  /** A watcher that calls `onEvents` with the subscriptions whose watched logs received events. */
-  openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher>
+  /**
+   * A watcher of node `nodeId` that calls `onEvents` with the subscriptions whose watched logs received events,
+   * or were claimed by another reader. In a cluster the wake-ups of a log go to the node of the reader that
+   * claimed it (readers are named `{nodeId}/...`), so a node watches the logs its own readers claimed; any
+   * other is found at the watcher's periodic check (on Redis every 30 s).
+   */
+  openWatcher(
+    onEvents: (subscriptionIds: string[]) => void,
+    nodeId: string,
+  ): Promise<EventLogWatcher>
 }
 
 /**

@@ -115,6 +115,8 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
       expiresAt: this.clock.now() + ttlMs,
     })
     if (previous === undefined || previous.reader === reader) return {}
+    // The replaced reader is woken, whatever its position: it reads, finds the log claimed, and ends.
+    for (const watcher of this.watchers) watcher.claimed(subscriptionId)
     const first = Math.max(previous.from + 1, log?.events[0]?.sequence ?? acknowledged + 1)
     return first > acknowledged ? {} : { unconfirmed: { first, last: acknowledged } }
   }
@@ -136,7 +138,11 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     this.claims.delete(subscriptionId)
   }
 
-  async openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
+  /** One process: every watcher hears every append, whichever node's reader claimed the log. */
+  async openWatcher(
+    onEvents: (subscriptionIds: string[]) => void,
+    _nodeId: string,
+  ): Promise<EventLogWatcher> {
     const watcher = new MemoryEventLogWatcher(
       onEvents,
       (subscriptionId) => this.live(subscriptionId)?.events.at(-1)?.sequence ?? 0,
@@ -223,6 +229,15 @@ class MemoryEventLogWatcher implements EventLogWatcher {
   appended(subscriptionId: string, sequence: number): void {
     const after = this.armed.get(subscriptionId)
     if (after === undefined || sequence <= after) return
+    this.name(subscriptionId)
+  }
+
+  /** Another reader claimed the subscription's log: woken whatever its position. */
+  claimed(subscriptionId: string): void {
+    if (this.armed.has(subscriptionId)) this.name(subscriptionId)
+  }
+
+  private name(subscriptionId: string): void {
     this.armed.delete(subscriptionId)
     if (this.woken.size === 0) queueMicrotask(() => this.wake())
     this.woken.add(subscriptionId)

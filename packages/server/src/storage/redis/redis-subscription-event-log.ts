@@ -18,6 +18,7 @@ import { DEFAULT_QUEUE_CAPACITY, DEFAULT_REPLAYABLE_EVENTS } from '../memory/mem
 import {
   RedisEventLogWatcher,
   type RedisEventLogWatcherOptions,
+  wakeChannel,
 } from './redis-event-log-watcher.js'
 import {
   ACKNOWLEDGE,
@@ -83,13 +84,14 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
   async appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]> {
     const ttl = Math.ceil(ttlMs)
     const calls: { keys: string[]; args: (string | number)[] }[] = []
-    let call = { keys: [] as string[], args: [this.capacity, ttl] as (string | number)[] }
+    const head = [this.capacity, ttl, ...this.wakeArguments()]
+    let call = { keys: [] as string[], args: [...head] }
     let size = 0
     for (const { subscriptionIds, event, origin } of appends) {
       for (let start = 0; start < subscriptionIds.length; ) {
         if (size === SUBSCRIPTIONS_PER_SCRIPT) {
           calls.push(call)
-          call = { keys: [], args: [this.capacity, ttl] }
+          call = { keys: [], args: [...head] }
           size = 0
         }
         const part = subscriptionIds.slice(start, start + SUBSCRIPTIONS_PER_SCRIPT - size)
@@ -146,6 +148,7 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     const reply = await CLAIM.run(this.client, claimKeys(subscriptionId), [
       reader,
       Math.ceil(ttlMs),
+      ...this.wakeArguments(),
     ])
     const [previous, from, acknowledged, oldest] = reply as [string, string, string, string]
     if (previous === '' || previous === reader) return {}
@@ -168,8 +171,17 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     await this.client.del(...allLogKeys(subscriptionId))
   }
 
-  openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
-    return RedisEventLogWatcher.open(this.client, onEvents, this.options.watcher)
+  openWatcher(
+    onEvents: (subscriptionIds: string[]) => void,
+    nodeId: string,
+  ): Promise<EventLogWatcher> {
+    return RedisEventLogWatcher.open(this.client, nodeId, onEvents, this.options.watcher)
+  }
+
+  /** What the scripts need to tell a reader's node: its wake channel's prefix, where ids start in stream keys. */
+  private wakeArguments(): [string, number] {
+    const keyPrefix = this.client.options.keyPrefix ?? ''
+    return [wakeChannel(keyPrefix, ''), `${keyPrefix}queue:`.length]
   }
 }
 
