@@ -48,24 +48,35 @@ async function dropPlaces(places) {
   redis.disconnect()
 }
 
-/** `count` cluster nodes over `place`: the first alone until it stored the directory, then the others. */
+/**
+ * `count` cluster nodes over `place`. A first node stores the directory alone (it says so at `info`), and is
+ * stopped; then the nodes start at `warn`, as the embedded service does: at `info` a node logs every call's
+ * creation, answer and release, a synchronous write each that the embedded service does not pay.
+ */
 async function startCluster(ctx, place, count, directoryFile) {
+  const env = (index) => ({
+    DATABASE_URL: place.databaseUrl,
+    REDIS_URL: redisUrl,
+    REDIS_KEY_PREFIX: place.prefix,
+    CLUSTER_NODE_ID: `bench-${index + 1}`,
+  })
+  const importer = await startService({
+    dataDir: ctx.tempDir('openness-bench-node-'),
+    directoryFile,
+    logLevel: 'info',
+    env: env(0),
+  })
+  await importer.untilLogged('directory stored')
+  await importer.stop()
   const nodes = []
-  for (let index = 0; index < count; index++) {
-    const node = await startService({
-      dataDir: ctx.tempDir('openness-bench-node-'),
-      directoryFile,
-      logLevel: index === 0 ? 'info' : 'warn',
-      env: {
-        DATABASE_URL: place.databaseUrl,
-        REDIS_URL: redisUrl,
-        REDIS_KEY_PREFIX: place.prefix,
-        CLUSTER_NODE_ID: `bench-${index + 1}`,
-      },
-    })
-    if (index === 0) await node.untilLogged('directory stored')
-    nodes.push(node)
-  }
+  for (let index = 0; index < count; index++)
+    nodes.push(
+      await startService({
+        dataDir: ctx.tempDir('openness-bench-node-'),
+        directoryFile,
+        env: env(index),
+      }),
+    )
   return nodes
 }
 

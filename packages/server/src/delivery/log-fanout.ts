@@ -1,13 +1,16 @@
 /**
  * The appends of one node to its subscriptions' event logs (docs/cluster.md, "Delivery on the event log"): the
  * events routed during one turn of the event loop are gathered, each serialized event (or dialect variant) with
- * the subscriptions it goes to, and sent at the end of the turn with one `appendMany` per event, all at once: on
- * Redis, one pipeline each, written back to back on the node's connection, whatever the number of subscriptions.
+ * the subscriptions it goes to, and sent at the end of the turn with one `appendBatch`: on Redis one pipeline of
+ * script calls (one for up to 256 appends), written at once on the node's connection, whatever the number of
+ * events and subscriptions.
  * Events leave in the order they were routed, so one subscription's events keep the order this node routed them in.
  * An engine's event carries its origin to the log, which takes it once (platform/telephony/event-origin.ts).
  */
-import type { SubscriptionEventLog } from '../platform/ports.js'
+import type { EventAppend, SubscriptionEventLog } from '../platform/ports.js'
 import type { SerializedEvent } from './event-router.js'
+
+const noop = () => {}
 
 /** What the fan-out needs. */
 export interface LogFanoutOptions {
@@ -25,8 +28,6 @@ export interface LogFanoutOptions {
     sequences: readonly number[],
   ): void
 }
-
-const noop = () => {}
 
 export class LogFanout {
   /** The turn's events, in the order they were first routed, each with its subscriptions. */
@@ -57,42 +58,44 @@ export class LogFanout {
     const batch = this.pending
     if (batch.size === 0) return
     this.pending = new Map()
-    const { log, ttlMs, isAttached } = this.options
-    const appends: Promise<unknown>[] = []
-    const sent: string[][] = []
+    const { log, ttlMs, isAttached, onAppended } = this.options
+    const events: SerializedEvent[] = []
+    const appends: EventAppend[] = []
     for (const [event, subscriptionIds] of batch) {
       const attached = subscriptionIds.filter(isAttached)
       if (attached.length === 0) continue
-      const append = log.appendMany(attached, event.json, ttlMs, event.origin)
-      const { onAppended } = this.options
-      // A failure is reported below, once for the turn.
-      if (onAppended) append.then((sequences) => onAppended(event, attached, sequences), noop)
-      appends.push(append)
-      sent.push(attached)
+      events.push(event)
+      appends.push({
+        subscriptionIds: attached,
+        event: event.json,
+        ...(event.origin !== undefined && { origin: event.origin }),
+      })
     }
+    if (appends.length === 0) return
+    const appended = log.appendBatch(appends, ttlMs)
+    // A failure is reported below, once for the turn.
+    if (onAppended)
+      appended.then((sequences) => {
+        for (const [index, event] of events.entries())
+          onAppended(event, appends[index]?.subscriptionIds ?? [], sequences[index] ?? [])
+      }, noop)
     const previous = this.inFlight
-    this.inFlight = Promise.allSettled(appends).then(async (results) => {
-      await previous
-      this.report(results, sent)
-    })
+    this.inFlight = appended.then(
+      () => previous,
+      async (error: unknown) => {
+        await previous
+        this.report(appends, error)
+      },
+    )
   }
 
   /** One report per turn whose appends failed, naming how many events for how many subscriptions. */
-  private report(results: PromiseSettledResult<unknown>[], sent: string[][]): void {
-    let events = 0
-    const subscriptions = new Set<string>()
-    let cause: unknown
-    results.forEach((result, index) => {
-      if (result.status === 'fulfilled') return
-      events += 1
-      cause ??= result.reason
-      for (const id of sent[index] ?? []) subscriptions.add(id)
-    })
-    if (events === 0) return
+  private report(appends: readonly EventAppend[], cause: unknown): void {
+    const subscriptions = new Set(appends.flatMap((append) => append.subscriptionIds))
     const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
     this.options.onError(
       new Error(
-        `event log: ${plural(events, 'event')} for ${plural(subscriptions.size, 'subscription')} not appended (lost for them)`,
+        `event log: ${plural(appends.length, 'event')} for ${plural(subscriptions.size, 'subscription')} not appended (lost for them)`,
         { cause },
       ),
     )

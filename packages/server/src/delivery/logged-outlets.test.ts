@@ -35,9 +35,9 @@ function node(
           return target.read(id, after, max)
         }
       if (property === 'openWatcher')
-        return (onEvents: (ids: string[]) => void) => {
+        return (onEvents: (ids: string[]) => void, nodeId: string) => {
           watchers += 1
-          return target.openWatcher(onEvents)
+          return target.openWatcher(onEvents, nodeId)
         }
       const value = Reflect.get(target, property)
       return typeof value === 'function' ? value.bind(target) : value
@@ -192,7 +192,7 @@ describe('LoggedSubscriptionOutlets', () => {
       wrap: (log) =>
         new Proxy(log, {
           get(target, property) {
-            if (property === 'appendMany') return async () => Promise.reject(new Error('down'))
+            if (property === 'appendBatch') return async () => Promise.reject(new Error('down'))
             const value = Reflect.get(target, property)
             return typeof value === 'function' ? value.bind(target) : value
           },

@@ -332,7 +332,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
   private watch(subscriptionId: string, after: number): void {
     if (this.closed) return
     this.watcher ??= this.options.log
-      .openWatcher((subscriptionIds) => this.wake(subscriptionIds))
+      .openWatcher((subscriptionIds) => this.wake(subscriptionIds), this.options.nodeId)
       .catch((error: unknown) => {
         this.options.onError(new Error('event log: opening the watcher failed', { cause: error }))
         this.watcher = undefined

@@ -305,6 +305,13 @@ export interface EventLogWatcher {
   close(): Promise<void>
 }
 
+/** One fan-out of a batch (SubscriptionEventLog.appendBatch): an event for its subscriptions, with its origin. */
+export interface EventAppend {
+  subscriptionIds: readonly string[]
+  event: string
+  origin?: number
+}
+
 /**
  * The queue of a subscription's events, shared by every node of a cluster (docs/cluster.md, "Events: one stream
  * per subscription, sequence numbers, loss notices"). Each event gets the subscription's next sequence number, so
@@ -328,6 +335,11 @@ export interface SubscriptionEventLog {
     ttlMs: number,
     origin?: number,
   ): Promise<number[]>
+  /**
+   * Several fan-outs at once (a turn's events, LogFanout), in order: each as `appendMany` would append it, all
+   * in one round trip. Resolves to each one's sequence numbers, in the order of `appends`.
+   */
+  appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]>
   /**
    * At most `max` (at least 1) of the events after `afterSequence`, or after the last one acknowledged, oldest
    * first, with the count of those lost before them. Reading takes nothing: acknowledge what was delivered.
@@ -357,8 +369,16 @@ export interface SubscriptionEventLog {
   renew(subscriptionId: string, ttlMs: number): Promise<void>
   /** Forgets everything of the subscription: events, sequence numbers, acknowledged position, claim. */
   drop(subscriptionId: string): Promise<void>
-  /** A watcher that calls `onEvents` with the subscriptions whose watched logs received events. */
-  openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher>
+  /**
+   * A watcher of node `nodeId` that calls `onEvents` with the subscriptions whose watched logs received events,
+   * or were claimed by another reader. In a cluster the wake-ups of a log go to the node of the reader that
+   * claimed it (readers are named `{nodeId}/...`), so a node watches the logs its own readers claimed; any
+   * other is found at the watcher's periodic check (on Redis every 30 s).
+   */
+  openWatcher(
+    onEvents: (subscriptionIds: string[]) => void,
+    nodeId: string,
+  ): Promise<EventLogWatcher>
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * The subscriptions' event logs, memory always and Redis when REDIS_URL names one, against one suite; then what
- * only Redis shows: its keys, their time to live, and a watcher blocked in XREAD rather than polling.
+ * only Redis shows: its keys, their time to live, and a watcher told on its node's channel rather than polling.
  */
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
+import type { RedisEventLogWatcherOptions } from '../../src/storage/redis/redis-event-log-watcher.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
 import { describeWithRedis, type TestRedis } from '../support/redis.js'
 import { VirtualClock } from '../support/virtual-clock.js'
@@ -36,11 +37,12 @@ function redisLog(
   client: Redis,
   capacity?: number,
   replayable?: number,
+  watcher: RedisEventLogWatcherOptions = {},
 ): RedisSubscriptionEventLog {
   return new RedisSubscriptionEventLog(client, {
     ...(capacity !== undefined && { capacity }),
     ...(replayable !== undefined && { replayable }),
-    watcher: { connectionName: watchConnectionName },
+    watcher: { connectionName: watchConnectionName, ...watcher },
   })
 }
 
@@ -115,32 +117,102 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       expect((await log.read('s300', 0, 10)).events).toEqual([{ sequence: 1, event: 'shared' }])
     })
 
-    it('watches the prefixed streams from a connection blocked in XREAD, not polling', async () => {
+    it('appends a batch larger than one script call takes, in order, in one pipeline', async () => {
+      const log = redisLog(await fresh())
+      const ids = Array.from({ length: 300 }, (_, index) => `s${index}`)
+      const numbers = await log.appendBatch(
+        [
+          { subscriptionIds: ids, event: 'first' },
+          { subscriptionIds: ids.slice(100), event: 'second', origin: 5 },
+        ],
+        60_000,
+      )
+      expect(numbers).toEqual([ids.map(() => 1), ids.slice(100).map(() => 2)])
+      expect((await log.read('s299', 0, 10)).events.map((entry) => entry.event)).toEqual([
+        'first',
+        'second',
+      ])
+      expect((await log.read('s50', 0, 10)).events.map((entry) => entry.event)).toEqual(['first'])
+    })
+
+    it('wakes a watcher on its node’s channel, on a subscribed connection of its own, not polling', async () => {
       const client = await fresh()
       const log = redisLog(client)
       const id = `s-${randomBytes(6).toString('hex')}`
+      const elsewhere = `${id}-elsewhere`
+      await log.claim(id, 'node-w/channel/r1', 60_000)
+      await log.claim(elsewhere, 'node-x/channel/r2', 60_000)
       const woken: string[][] = []
-      const watcher = await log.openWatcher((ids) => woken.push(ids))
+      const watcher = await log.openWatcher((ids) => woken.push(ids), 'node-w')
       try {
         watcher.watch(id, 0)
+        watcher.watch(elsewhere, 0)
         await new Promise((resolve) => setTimeout(resolve, 1_100))
         const [line] = await watcherConnections(client)
-        expect(line).toMatch(/ flags=b /)
-        expect(line).toMatch(/ cmd=xread /)
+        expect(line).toMatch(/ flags=P /)
+        expect(line).toMatch(/ cmd=subscribe /)
         expect(Number(/ idle=(\d+) /.exec(line ?? '')?.[1])).toBeGreaterThanOrEqual(1)
-        // An entry under the key without the prefix is another cluster's: it wakes nothing.
+        // Another cluster's node of the same name (no prefix in its channel) wakes nothing.
         const raw = new Redis(redis.target.url)
         try {
-          await raw.xadd(`queue:${id}`, '0-1', 'e', 'elsewhere')
+          await raw.publish(`event-log-wake:node-w`, `${id} 1`)
+          // A log claimed by another node's reader tells that node, not this one.
+          await log.append(elsewhere, 'theirs', 60_000)
           await new Promise((resolve) => setTimeout(resolve, 200))
           expect(woken).toEqual([])
-          await raw.xadd(`${redis.target.keyPrefix}queue:${id}`, '0-1', 'e', 'ours')
+          await log.append(id, 'ours', 60_000)
           await new Promise((resolve) => setTimeout(resolve, 200))
           expect(woken).toEqual([[id]])
         } finally {
-          await raw.del(`queue:${id}`)
           raw.disconnect()
         }
+      } finally {
+        await watcher.close()
+      }
+    })
+
+    it('tells each node once per append call, naming its logs and their last numbers', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      await log.claim('a', 'node-w/channel/r1', 60_000)
+      await log.claim('b', 'node-w/webhooks/r2', 60_000)
+      await log.claim('c', 'node-x/channel/r3', 60_000)
+      const listener = client.duplicate()
+      const messages: [string, string][] = []
+      try {
+        const prefix = redis.target.keyPrefix
+        await listener.psubscribe(`${prefix}event-log-wake:*`)
+        listener.on('pmessage', (_pattern: string, channel: string, message: string) =>
+          messages.push([channel.slice(prefix.length), message]),
+        )
+        await log.appendBatch(
+          [
+            { subscriptionIds: ['a', 'b', 'c', 'unclaimed'], event: 'e1' },
+            { subscriptionIds: ['a'], event: 'e2' },
+          ],
+          60_000,
+        )
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(messages.sort()).toEqual([
+          ['event-log-wake:node-w', 'a 1 b 1 a 2'],
+          ['event-log-wake:node-x', 'c 1'],
+        ])
+      } finally {
+        listener.disconnect()
+      }
+    })
+
+    it('finds at its periodic check a wake-up no message brought', async () => {
+      const client = await fresh()
+      const log = redisLog(client, undefined, undefined, { checkMs: 100 })
+      const woken: string[][] = []
+      const watcher = await log.openWatcher((ids) => woken.push(ids), 'node-w')
+      try {
+        // Claimed by no reader of this node (a claim that lapsed): no message comes.
+        watcher.watch('quiet', 0)
+        await log.append('quiet', 'e1', 60_000)
+        await new Promise((resolve) => setTimeout(resolve, 400))
+        expect(woken).toEqual([['quiet']])
       } finally {
         await watcher.close()
       }

@@ -50,18 +50,28 @@ async function appendEvents(
   return numbers
 }
 
+/** The node of the watchers of the cases, and a reader of that node (which makes its logs wake that node). */
+const WATCHING_NODE = 'node-w'
+const READER = `${WATCHING_NODE}/channel/r1`
+
+/** Claims each subscription's log for a reader of the watching node, as a channel opening there does. */
+async function claimed(log: SubscriptionEventLog, ...subscriptionIds: string[]): Promise<void> {
+  for (const id of subscriptionIds) await log.claim(id, READER, TTL_MS)
+}
+
 /** A watcher whose wake-ups the test awaits one by one. */
 class RecordingWatcher {
   readonly wakes: string[][] = []
   private waiting: (() => void) | undefined
   watcher!: EventLogWatcher
 
-  static async open(log: SubscriptionEventLog): Promise<RecordingWatcher> {
+  /** A watcher of node `nodeId` (WATCHING_NODE by default). */
+  static async open(log: SubscriptionEventLog, nodeId = WATCHING_NODE): Promise<RecordingWatcher> {
     const recording = new RecordingWatcher()
     recording.watcher = await log.openWatcher((ids) => {
       recording.wakes.push([...ids].sort())
       recording.waiting?.()
-    })
+    }, nodeId)
     return recording
   }
 
@@ -340,6 +350,38 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
         ])
     }))
 
+  it('appends a batch of events in order, each to its subscriptions, origins taken once per log', () =>
+    withLog(undefined, async ({ log }) => {
+      await log.append('b', 'before', TTL_MS)
+      expect(await log.appendBatch([], TTL_MS)).toEqual([])
+      expect(
+        await log.appendBatch(
+          [
+            { subscriptionIds: ['a', 'b'], event: 'e1', origin: 7 },
+            { subscriptionIds: [], event: 'nobody' },
+            { subscriptionIds: ['b', 'c'], event: 'e2' },
+            { subscriptionIds: ['a', 'c'], event: 'e3', origin: 8 },
+          ],
+          TTL_MS,
+        ),
+      ).toEqual([[1, 2], [], [3, 1], [2, 2]])
+      const events = async (id: string) =>
+        (await log.read(id, 0, 10)).events.map((entry) => entry.event)
+      expect(await events('a')).toEqual(['e1', 'e3'])
+      expect(await events('b')).toEqual(['before', 'e1', 'e2'])
+      expect(await events('c')).toEqual(['e2', 'e3'])
+      // Origin 8 again: taken by `b` (whose last origin is 7), not by `a`, which has it.
+      expect(
+        await log.appendBatch(
+          [
+            { subscriptionIds: ['a', 'b'], event: 'e3', origin: 8 },
+            { subscriptionIds: ['c'], event: 'e4', origin: 9 },
+          ],
+          TTL_MS,
+        ),
+      ).toEqual([[0, 4], [3]])
+    }))
+
   it('takes an engine event once per origin: a second publication of the same events adds only those missing', () =>
     withLog(undefined, async ({ log, other }) => {
       // The dying owner's appends reached `a` and `b` up to origin 11, `c` not at all.
@@ -402,6 +444,7 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
 
   it('wakes a watcher once, without polling, when a watched subscription gets an event', () =>
     withLog(undefined, async ({ log }) => {
+      await claimed(log, 's', 'other')
       const recording = await RecordingWatcher.open(log)
       try {
         recording.watcher.watch('s', 0)
@@ -420,6 +463,8 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
     withLog(undefined, async ({ log }) => {
       await appendEvents(log, 'behind', 1, 3)
       await appendEvents(log, 'caught-up', 1, 3)
+      // Claimed after the appends: the watcher learns of those by looking when armed.
+      await claimed(log, 'behind', 'caught-up')
       const recording = await RecordingWatcher.open(log)
       try {
         recording.watcher.watch('caught-up', 3)
@@ -434,6 +479,7 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
 
   it('follows a watched set that changes while it waits: new and re-armed subscriptions, unwatched ones', () =>
     withLog(undefined, async ({ log }) => {
+      await claimed(log, 'a', 'b', 'c')
       const recording = await RecordingWatcher.open(log)
       try {
         recording.watcher.watch('a', 0)
@@ -455,9 +501,30 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
       }
     }))
 
+  it('wakes the watcher of a reader whose log another reader claimed, whatever its position', () =>
+    withLog(undefined, async ({ log, other }) => {
+      await appendEvents(log, 's', 1, 2)
+      await claimed(log, 's')
+      const recording = await RecordingWatcher.open(log)
+      try {
+        recording.watcher.watch('s', 2)
+        expect(await recording.quiet(100)).toEqual([])
+        // A channel opened for the subscription on another node: this one reads, finds the claim, and ends.
+        await (await other()).claim('s', 'node-x/channel/r2', TTL_MS)
+        expect(await recording.named(1)).toEqual([['s']])
+        // The same reader claiming again wakes nobody.
+        recording.watcher.watch('s', 2)
+        await log.claim('s', 'node-x/channel/r2', TTL_MS)
+        expect(await recording.quiet(100)).toEqual([['s']])
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
   it('closing a watcher ends its wake-ups and its connection', () =>
     withLog(undefined, async ({ log, watcherConnections }) => {
       const before = (await watcherConnections?.()) ?? 0
+      await claimed(log, 's')
       const recording = await RecordingWatcher.open(log)
       recording.watcher.watch('s', 0)
       if (watcherConnections !== undefined) expect(await watcherConnections()).toBe(before + 1)

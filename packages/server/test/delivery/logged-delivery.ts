@@ -6,7 +6,7 @@
  * subscriptions; webhooks sent by the node that holds them, handed over without a repeat; detach.
  */
 import { afterEach, expect, it } from 'vitest'
-import type { SubscriptionEventLog } from '../../src/platform/ports.js'
+import type { EventAppend, SubscriptionEventLog } from '../../src/platform/ports.js'
 import type { SubscriptionRecord } from '../../src/platform/subscriptions/subscription-record.js'
 import {
   aliceEvent,
@@ -28,17 +28,20 @@ export interface SharedLogs {
 /** Logs shared by the nodes, holding `capacity` events a subscription, `replayable` of them acknowledged. */
 export type OpenSharedLogs = (capacity?: number, replayable?: number) => Promise<SharedLogs>
 
-/** A log that counts the appends it is asked for, one call each. */
+/** A log that counts the appends it is asked for: each batch, and each event of a batch. */
 export class CountingLog {
   appendCalls: { subscriptionIds: readonly string[]; event: string }[] = []
+  batches = 0
 
   static wrap(log: SubscriptionEventLog, counting: CountingLog): SubscriptionEventLog {
     return new Proxy(log, {
       get(target, property, receiver) {
-        if (property === 'appendMany')
-          return (subscriptionIds: readonly string[], event: string, ttlMs: number) => {
-            counting.appendCalls.push({ subscriptionIds: [...subscriptionIds], event })
-            return target.appendMany(subscriptionIds, event, ttlMs)
+        if (property === 'appendBatch')
+          return (appends: readonly EventAppend[], ttlMs: number) => {
+            counting.batches += 1
+            for (const { subscriptionIds, event } of appends)
+              counting.appendCalls.push({ subscriptionIds: [...subscriptionIds], event })
+            return target.appendBatch(appends, ttlMs)
           }
         const value = Reflect.get(target, property, receiver)
         return typeof value === 'function' ? value.bind(target) : value
@@ -205,12 +208,13 @@ export function loggedDeliveryScenarios(openLogs: OpenSharedLogs): void {
     javaClient.close()
   })
 
-  it('appends one publication to 300 subscriptions with one append call, and a turn’s events one call each', async () => {
+  it('appends a turn’s publications to 300 subscriptions with one append call, each event once in it', async () => {
     const subscriptions = range(1, 300).map(() => subscriptionRecord(ALICE_CALLS))
     const { a, b, counting } = await cluster(subscriptions)
     a.router.publish(aliceEvent(1))
     a.router.publish(aliceEvent(2))
     await a.outlets.settled()
+    expect(counting[0]?.batches).toBe(1)
     const calls = counting[0]?.appendCalls ?? []
     expect(calls).toHaveLength(2)
     expect(calls.map((call) => call.subscriptionIds.length)).toEqual([300, 300])

@@ -8,6 +8,7 @@
 import type {
   ClaimedLog,
   Clock,
+  EventAppend,
   EventLogPage,
   EventLogWatcher,
   LoggedEvent,
@@ -62,6 +63,12 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     )
   }
 
+  async appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]> {
+    return appends.map(({ subscriptionIds, event, origin }) =>
+      subscriptionIds.map((subscriptionId) => this.appendNow(subscriptionId, event, ttlMs, origin)),
+    )
+  }
+
   async read(
     subscriptionId: string,
     afterSequence: number | 'acknowledged',
@@ -108,6 +115,8 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
       expiresAt: this.clock.now() + ttlMs,
     })
     if (previous === undefined || previous.reader === reader) return {}
+    // The replaced reader is woken, whatever its position: it reads, finds the log claimed, and ends.
+    for (const watcher of this.watchers) watcher.claimed(subscriptionId)
     const first = Math.max(previous.from + 1, log?.events[0]?.sequence ?? acknowledged + 1)
     return first > acknowledged ? {} : { unconfirmed: { first, last: acknowledged } }
   }
@@ -129,7 +138,11 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     this.claims.delete(subscriptionId)
   }
 
-  async openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
+  /** One process: every watcher hears every append, whichever node's reader claimed the log. */
+  async openWatcher(
+    onEvents: (subscriptionIds: string[]) => void,
+    _nodeId: string,
+  ): Promise<EventLogWatcher> {
     const watcher = new MemoryEventLogWatcher(
       onEvents,
       (subscriptionId) => this.live(subscriptionId)?.events.at(-1)?.sequence ?? 0,
@@ -216,6 +229,15 @@ class MemoryEventLogWatcher implements EventLogWatcher {
   appended(subscriptionId: string, sequence: number): void {
     const after = this.armed.get(subscriptionId)
     if (after === undefined || sequence <= after) return
+    this.name(subscriptionId)
+  }
+
+  /** Another reader claimed the subscription's log: woken whatever its position. */
+  claimed(subscriptionId: string): void {
+    if (this.armed.has(subscriptionId)) this.name(subscriptionId)
+  }
+
+  private name(subscriptionId: string): void {
     this.armed.delete(subscriptionId)
     if (this.woken.size === 0) queueMicrotask(() => this.wake())
     this.woken.add(subscriptionId)

@@ -1,166 +1,152 @@
 /**
- * A node's one blocking reader of subscriptions' event logs (docs/cluster.md, "Cross-node wake-ups"): a
- * connection of its own (duplicated from the node's client) blocked in `XREAD` over the streams of the
- * subscriptions watched, each from the position its reader got to, plus a control stream of the watcher. A
- * change to the watched set while the read is blocked adds an entry to the control stream, which ends the read;
- * the next read carries the new set. Redis pushes the wake-up: nothing polls.
+ * A node's one watcher of subscriptions' event logs (docs/cluster.md, "Cross-node wake-ups"). The append script
+ * tells the node of each log's reader (the claim `queue-reader:{id}` names it: `{nodeId}/...`) on that node's
+ * wake channel, `{prefix}event-log-wake:{nodeId}`, once per script call: the subscriptions appended to and their
+ * last numbers. The watcher listens on a connection of its own, subscribed once: arming and disarming send
+ * nothing, and a wake-up costs Redis one PUBLISH however many channels the node holds. A claim taken from a reader
+ * of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
+ *
+ * Arming checks the log once (one MGET of the sequence keys armed in the same turn): events appended before a
+ * claim named this node, or whose message raced with the read that armed it, wake it at once. Every `checkMs`,
+ * and after the connection came back, the armed logs are checked the same way: a message pub/sub lost, or a claim
+ * that lapsed, delays a wake-up by that much at most.
  */
-import { randomBytes } from 'node:crypto'
-import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
 import type { EventLogWatcher } from '../../platform/ports.js'
-import { sequenceOf } from './subscription-event-log-scripts.js'
 
-/** How the blocking reader runs. */
+/** How the watcher runs. */
 export interface RedisEventLogWatcherOptions {
-  /**
-   * Longest time one XREAD blocks, in milliseconds, before it is sent again (a connection silently lost is
-   * found by then); 30 s by default. Wake-ups never wait for it.
-   */
-  blockMs?: number
+  /** How often the armed logs are checked, in milliseconds, for wake-ups pub/sub lost; 30 s by default. */
+  checkMs?: number
   /** The name of the watcher's connection (CLIENT LIST); `openness-event-watch` by default. */
   connectionName?: string
-  /** Told of a failed read or interrupt; the watcher goes on after a pause. */
+  /** Told of a failed check or subscription; the watcher goes on. */
   onError?: (error: unknown) => void
 }
 
-/** The control stream's entries are only interrupts: it keeps a few, and lives a while after the last. */
-const CONTROL_MAXLEN = 16
-const CONTROL_TTL_MS = 60_000
-/** The pause after a failed read before the next. */
-const RETRY_MS = 1_000
+/** The channel on which the logs claimed by readers of `nodeId` tell of their appends (the key prefix in it). */
+export function wakeChannel(keyPrefix: string, nodeId: string): string {
+  return `${keyPrefix}event-log-wake:${nodeId}`
+}
 
-/** A subscription's stream in an XREAD reply: its full key (prefix included), and its first entry. */
-type XreadReply = [key: string, entries: [id: string, fields: string[]][]][] | null
+/** In a wake message, a number that wakes whatever the position armed: the log was claimed by another reader. */
+export const CLAIMED = 'claimed'
 
 export class RedisEventLogWatcher implements EventLogWatcher {
   /** Armed subscriptions, by id: the position each is watched from. */
   private readonly armed = new Map<string, number>()
-  private readonly controlKey = `queue-watch:${randomBytes(8).toString('hex')}`
-  private controlPosition = '0-0'
-  /** A read is blocked in Redis, and the armed set changed since it was sent. */
-  private reading = false
-  private changed = false
-  private interruptScheduled = false
+  /** Armed since the last check was sent: checked together at the end of the turn. */
+  private unchecked = new Set<string>()
+  private checkScheduled = false
   private closed = false
-  private loop: Promise<void> = Promise.resolve()
+  private readonly timer: NodeJS.Timeout
 
   private constructor(
     private readonly client: Redis,
-    private readonly reader: Redis,
+    private readonly listener: Redis,
     private readonly onEvents: (subscriptionIds: string[]) => void,
     private readonly options: RedisEventLogWatcherOptions,
-  ) {}
+  ) {
+    this.timer = setInterval(() => this.checkAll(), options.checkMs ?? 30_000)
+    this.timer.unref()
+  }
 
-  /** Connects the watcher's own connection and starts its blocking read. */
+  /** Subscribes the watcher's own connection to the node's wake channel. */
   static async open(
     client: Redis,
+    nodeId: string,
     onEvents: (subscriptionIds: string[]) => void,
     options: RedisEventLogWatcherOptions = {},
   ): Promise<RedisEventLogWatcher> {
-    const reader = client.duplicate({
+    const listener = client.duplicate({
       connectionName: options.connectionName ?? 'openness-event-watch',
       lazyConnect: true,
     })
-    await reader.connect()
-    const watcher = new RedisEventLogWatcher(client, reader, onEvents, options)
-    watcher.loop = watcher.run()
+    await listener.connect()
+    const watcher = new RedisEventLogWatcher(client, listener, onEvents, options)
+    listener.on('message', (_channel: string, message: string) => watcher.told(message))
+    // Messages sent while the connection was down are lost (ioredis subscribes again): check what is armed.
+    let connected = false
+    listener.on('ready', () => {
+      if (connected) watcher.checkAll()
+      connected = true
+    })
+    listener.on('error', (error: unknown) => options.onError?.(error))
+    await listener.subscribe(wakeChannel(client.options.keyPrefix ?? '', nodeId))
+    connected = true
     return watcher
   }
 
   watch(subscriptionId: string, afterSequence: number): void {
     if (this.closed) return
     this.armed.set(subscriptionId, afterSequence)
-    this.changed = true
-    this.scheduleInterrupt()
+    this.unchecked.add(subscriptionId)
+    if (this.checkScheduled) return
+    this.checkScheduled = true
+    queueMicrotask(() => {
+      this.checkScheduled = false
+      const ids = [...this.unchecked]
+      this.unchecked = new Set()
+      void this.check(ids)
+    })
   }
 
   unwatch(subscriptionId: string): void {
-    // No interrupt: an entry of a subscription no longer armed is ignored when the read returns.
     this.armed.delete(subscriptionId)
   }
 
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    clearInterval(this.timer)
     this.armed.clear()
-    this.reader.disconnect()
-    await this.loop
-    await this.client.del(this.controlKey)
+    this.listener.disconnect()
   }
 
-  private async run(): Promise<void> {
-    while (!this.closed) {
-      try {
-        this.wake(await this.read())
-      } catch (error) {
-        if (this.closed) return
-        this.options.onError?.(error)
-        await delay(RETRY_MS)
-      }
-    }
-  }
-
-  /** One blocking read over the armed subscriptions' streams and the control stream. */
-  private read(): Promise<XreadReply> {
-    const subscriptionIds = [...this.armed.keys()]
-    const keys = [...subscriptionIds.map((id) => `queue:${id}`), this.controlKey]
-    const positions = [
-      ...subscriptionIds.map((id) => `0-${this.armed.get(id)}`),
-      this.controlPosition,
-    ]
-    this.changed = false
-    this.reading = true
-    const blockMs = this.options.blockMs ?? 30_000
-    return this.reader
-      .xread('COUNT', 1, 'BLOCK', blockMs, 'STREAMS', ...keys, ...positions)
-      .finally(() => {
-        this.reading = false
-      }) as Promise<XreadReply>
-  }
-
-  /** Disarms and names, in one call, the subscriptions whose first new entry lies past their armed position. */
-  private wake(reply: XreadReply): void {
+  /** A wake message: `id number` pairs, space-separated. */
+  private told(message: string): void {
     const woken: string[] = []
-    const queuePrefix = `${this.reader.options.keyPrefix ?? ''}queue:`
-    for (const [key, entries] of reply ?? []) {
-      const entryId = entries.at(-1)?.[0]
-      if (entryId === undefined) continue
-      if (key.endsWith(this.controlKey)) {
-        this.controlPosition = entryId
-        continue
-      }
-      const subscriptionId = key.slice(queuePrefix.length)
+    const parts = message.split(' ')
+    for (let index = 0; index + 1 < parts.length; index += 2) {
+      const subscriptionId = parts[index] as string
+      const sequence = parts[index + 1]
       const after = this.armed.get(subscriptionId)
-      if (after === undefined || sequenceOf(entryId) <= after) continue
+      if (after === undefined) continue
+      if (sequence !== CLAIMED && Number(sequence) <= after) continue
       this.armed.delete(subscriptionId)
       woken.push(subscriptionId)
     }
-    if (woken.length === 0) return
+    this.name(woken)
+  }
+
+  private checkAll(): void {
+    if (!this.closed && this.armed.size > 0) void this.check([...this.armed.keys()])
+  }
+
+  /** Names the armed subscriptions among `ids` whose logs hold an event after their position. */
+  private async check(ids: string[]): Promise<void> {
+    if (ids.length === 0 || this.closed) return
+    let last: (string | null)[]
     try {
-      this.onEvents(woken)
+      last = await this.client.mget(ids.map((id) => `queue-seq:${id}`))
     } catch (error) {
       this.options.onError?.(error)
+      return
     }
-  }
-
-  /** Ends the blocked read once per turn of the event loop when the armed set changed under it. */
-  private scheduleInterrupt(): void {
-    if (this.interruptScheduled || !this.reading) return
-    this.interruptScheduled = true
-    queueMicrotask(() => {
-      this.interruptScheduled = false
-      if (this.reading && this.changed && !this.closed) void this.interrupt()
+    const woken: string[] = []
+    ids.forEach((subscriptionId, index) => {
+      const after = this.armed.get(subscriptionId)
+      if (after === undefined || Number(last[index] ?? 0) <= after) return
+      this.armed.delete(subscriptionId)
+      woken.push(subscriptionId)
     })
+    this.name(woken)
   }
 
-  private async interrupt(): Promise<void> {
+  private name(woken: string[]): void {
+    if (woken.length === 0 || this.closed) return
     try {
-      await this.client
-        .pipeline()
-        .xadd(this.controlKey, 'MAXLEN', CONTROL_MAXLEN, '*', 'changed', '1')
-        .pexpire(this.controlKey, CONTROL_TTL_MS)
-        .exec()
+      this.onEvents(woken)
     } catch (error) {
       this.options.onError?.(error)
     }

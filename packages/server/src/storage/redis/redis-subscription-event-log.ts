@@ -8,6 +8,7 @@
 import type { Redis } from 'ioredis'
 import type {
   ClaimedLog,
+  EventAppend,
   EventLogPage,
   EventLogWatcher,
   LoggedEvent,
@@ -17,6 +18,7 @@ import { DEFAULT_QUEUE_CAPACITY, DEFAULT_REPLAYABLE_EVENTS } from '../memory/mem
 import {
   RedisEventLogWatcher,
   type RedisEventLogWatcherOptions,
+  wakeChannel,
 } from './redis-event-log-watcher.js'
 import {
   ACKNOWLEDGE,
@@ -71,15 +73,42 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     ttlMs: number,
     origin?: number,
   ): Promise<number[]> {
-    const calls = []
-    for (let start = 0; start < subscriptionIds.length; start += SUBSCRIPTIONS_PER_SCRIPT) {
-      const keys = subscriptionIds
-        .slice(start, start + SUBSCRIPTIONS_PER_SCRIPT)
-        .flatMap(appendedLogKeys)
-      calls.push({ keys, args: [event, this.capacity, Math.ceil(ttlMs), origin ?? ''] })
+    const [sequences] = await this.appendBatch([{ subscriptionIds, event, origin }], ttlMs)
+    return sequences ?? []
+  }
+
+  /**
+   * One pipeline of script calls, each appending at most SUBSCRIPTIONS_PER_SCRIPT events-to-a-subscription:
+   * a turn's events leave in one write, in order, and Redis runs no script for long.
+   */
+  async appendBatch(appends: readonly EventAppend[], ttlMs: number): Promise<number[][]> {
+    const ttl = Math.ceil(ttlMs)
+    const calls: { keys: string[]; args: (string | number)[] }[] = []
+    const head = [this.capacity, ttl, ...this.wakeArguments()]
+    let call = { keys: [] as string[], args: [...head] }
+    let size = 0
+    for (const { subscriptionIds, event, origin } of appends) {
+      for (let start = 0; start < subscriptionIds.length; ) {
+        if (size === SUBSCRIPTIONS_PER_SCRIPT) {
+          calls.push(call)
+          call = { keys: [], args: [...head] }
+          size = 0
+        }
+        const part = subscriptionIds.slice(start, start + SUBSCRIPTIONS_PER_SCRIPT - size)
+        call.keys.push(...part.flatMap(appendedLogKeys))
+        call.args.push(event, origin ?? '', part.length)
+        size += part.length
+        start += part.length
+      }
     }
-    const replies = await APPEND.runMany(this.client, calls)
-    return replies.flatMap((reply) => (reply as number[]).map(Number))
+    if (size > 0) calls.push(call)
+    const replies = calls.length === 0 ? [] : await APPEND.runMany(this.client, calls)
+    const sequences = replies.flatMap((reply) => (reply as number[]).map(Number))
+    let next = 0
+    return appends.map(({ subscriptionIds }) => {
+      next += subscriptionIds.length
+      return sequences.slice(next - subscriptionIds.length, next)
+    })
   }
 
   async read(
@@ -119,6 +148,7 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     const reply = await CLAIM.run(this.client, claimKeys(subscriptionId), [
       reader,
       Math.ceil(ttlMs),
+      ...this.wakeArguments(),
     ])
     const [previous, from, acknowledged, oldest] = reply as [string, string, string, string]
     if (previous === '' || previous === reader) return {}
@@ -141,8 +171,17 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     await this.client.del(...allLogKeys(subscriptionId))
   }
 
-  openWatcher(onEvents: (subscriptionIds: string[]) => void): Promise<EventLogWatcher> {
-    return RedisEventLogWatcher.open(this.client, onEvents, this.options.watcher)
+  openWatcher(
+    onEvents: (subscriptionIds: string[]) => void,
+    nodeId: string,
+  ): Promise<EventLogWatcher> {
+    return RedisEventLogWatcher.open(this.client, nodeId, onEvents, this.options.watcher)
+  }
+
+  /** What the scripts need to tell a reader's node: its wake channel's prefix, where ids start in stream keys. */
+  private wakeArguments(): [string, number] {
+    const keyPrefix = this.client.options.keyPrefix ?? ''
+    return [wakeChannel(keyPrefix, ''), `${keyPrefix}queue:`.length]
   }
 }
 

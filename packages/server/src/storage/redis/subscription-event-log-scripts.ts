@@ -23,9 +23,16 @@ export function claimKeys(subscriptionId: string): [string, string, string, stri
   return [...claimedLogKeys(subscriptionId), `queue-reader-from:${subscriptionId}`]
 }
 
-/** The keys of one subscription's log as appends take them: its three, then the origin of its last engine event. */
-export function appendedLogKeys(subscriptionId: string): [string, string, string, string] {
-  return [...eventLogKeys(subscriptionId), `queue-origin:${subscriptionId}`]
+/**
+ * The keys of one subscription's log as appends take them: its three, the origin of its last engine event, and
+ * its claim (whose reader's node is told of the append).
+ */
+export function appendedLogKeys(subscriptionId: string): [string, string, string, string, string] {
+  return [
+    ...eventLogKeys(subscriptionId),
+    `queue-origin:${subscriptionId}`,
+    `queue-reader:${subscriptionId}`,
+  ]
 }
 
 /** Every key of one subscription's log (renewed and dropped together). */
@@ -39,29 +46,49 @@ export function sequenceOf(entryId: string): number {
 }
 
 /**
- * Appends ARGV[1] (the event) to every subscription whose four keys (`appendedLogKeys`) are given, in turn: the
- * next sequence number by INCR, the entry by XADD under that number, the stream trimmed exactly to ARGV[2]
- * entries (the oldest dropped), and every key's time to live set to ARGV[3] milliseconds. When ARGV[4] is an
- * origin (not empty), a subscription whose origin key holds it or a later one is passed over (its number 0),
- * and the others keep it. Returns the sequence numbers.
+ * Appends events, each to its subscriptions, in turn: ARGV[1] is the capacity, ARGV[2] the time to live in
+ * milliseconds, ARGV[3] the prefix of the nodes' wake channels (the key prefix in it), ARGV[4] the length of
+ * the prefix of the streams' keys (`{key prefix}queue:`), then each event as three arguments: its text, its
+ * origin (or empty) and how many subscriptions it goes to, whose five keys (`appendedLogKeys`) follow those of
+ * the event before in KEYS. For each: the next sequence number by INCR, the entry by XADD under that number,
+ * the stream trimmed exactly to the capacity (the oldest dropped), and every key's time to live set. When the
+ * event has an origin, a subscription whose origin key holds it or a later one is passed over (its number 0),
+ * and the others keep it. Then each node whose reader claimed a log appended to is told, once for the call, on
+ * its wake channel: `id number` pairs (redis-event-log-watcher.ts). Returns the sequence numbers, events after
+ * events.
  */
 export const APPEND = new RedisScript(`
-local origin = tonumber(ARGV[4])
+local capacity, ttl, channel, idFrom = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]) + 1
 local sequences = {}
-for i = 1, #KEYS, 4 do
-  local taken = origin and tonumber(redis.call('GET', KEYS[i + 3]) or '-1') >= origin
-  if taken then
-    sequences[#sequences + 1] = 0
-  else
-    local sequence = redis.call('INCR', KEYS[i + 1])
-    redis.call('XADD', KEYS[i], 'MAXLEN', ARGV[2], '0-' .. sequence, 'e', ARGV[1])
-    redis.call('PEXPIRE', KEYS[i], ARGV[3])
-    redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
-    redis.call('PEXPIRE', KEYS[i + 2], ARGV[3])
-    if origin then redis.call('SET', KEYS[i + 3], ARGV[4], 'PX', ARGV[3]) end
-    sequences[#sequences + 1] = sequence
+local wakes = {}
+local k = 1
+for g = 5, #ARGV, 3 do
+  local event, originText = ARGV[g], ARGV[g + 1]
+  local origin = tonumber(originText)
+  for _ = 1, tonumber(ARGV[g + 2]) do
+    local taken = origin and tonumber(redis.call('GET', KEYS[k + 3]) or '-1') >= origin
+    if taken then
+      sequences[#sequences + 1] = 0
+    else
+      local sequence = redis.call('INCR', KEYS[k + 1])
+      redis.call('XADD', KEYS[k], 'MAXLEN', capacity, '0-' .. sequence, 'e', event)
+      redis.call('PEXPIRE', KEYS[k], ttl)
+      redis.call('PEXPIRE', KEYS[k + 1], ttl)
+      redis.call('PEXPIRE', KEYS[k + 2], ttl)
+      if origin then redis.call('SET', KEYS[k + 3], originText, 'PX', ttl) end
+      sequences[#sequences + 1] = sequence
+      local reader = redis.call('GET', KEYS[k + 4])
+      local node = reader and string.match(reader, '^([^/]+)/')
+      if node then
+        local told = wakes[node] or {}
+        told[#told + 1] = string.sub(KEYS[k], idFrom) .. ' ' .. sequence
+        wakes[node] = told
+      end
+    end
+    k = k + 5
   end
 end
+for node, told in pairs(wakes) do redis.call('PUBLISH', channel .. node, table.concat(told, ' ')) end
 return sequences
 `)
 
@@ -107,11 +134,17 @@ return through
 
 /**
  * Makes ARGV[1] the reader of the log (`claimKeys`) for ARGV[2] milliseconds, from the acknowledged position
- * now (kept in `queue-reader-from:{id}`). Returns { the previous reader or '', the position it claimed from, the
- * acknowledged position, the id of the oldest entry held or '' }.
+ * now (kept in `queue-reader-from:{id}`). A previous reader of another name is woken on its node's wake channel
+ * (ARGV[3] the channels' prefix, ARGV[4] the length of the streams' key prefix), whatever its position: it
+ * reads, finds the log claimed, and ends. Returns { the previous reader or '', the position it claimed from,
+ * the acknowledged position, the id of the oldest entry held or '' }.
  */
 export const CLAIM = new RedisScript(`
 local previous = redis.call('GET', KEYS[4]) or ''
+local node = previous ~= ARGV[1] and string.match(previous, '^([^/]+)/')
+if node then
+  redis.call('PUBLISH', ARGV[3] .. node, string.sub(KEYS[1], tonumber(ARGV[4]) + 1) .. ' claimed')
+end
 local from = redis.call('GET', KEYS[5]) or '0'
 local acknowledged = redis.call('GET', KEYS[3]) or '0'
 local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
