@@ -1,9 +1,10 @@
 // Call cycles through the engine (bench/workers/engine-worker.mjs, in a process of its own): the engine
 // alone in memory, idle and with 1,000 calls in progress, then through TelephonyService with the
 // in-memory call store and with the SQL call store on a durable SQLite file, without and with the
-// communication log (its records written with each release). Rounds go through the five variants in turn.
-// No baseline but for the log, measured against the same store without it: the engine's own cost is the
-// figure (docs/performance.md).
+// communication log (its records written with each release), and the latter with its WAL checkpointed inside
+// the commits instead of from a thread (storage/sql/wal-checkpointer.ts). Rounds go through the six variants
+// in turn. No baseline but for the log, measured against the same store without it, and for the checkpoints,
+// against the thread: the engine's own cost is the figure (docs/performance.md).
 import { fileURLToPath } from 'node:url'
 import { IpcChild } from '../lib/children.mjs'
 
@@ -14,6 +15,8 @@ const VARIANTS = {
   'service-memory': 'TelephonyService, in-memory call store',
   'service-sqlite': 'TelephonyService, SQLite file (WAL, durable)',
   'service-sqlite-comlog': 'the same, with the communication log',
+  'service-sqlite-comlog-inline':
+    'the same, checkpoints in the commits (SQLITE_CHECKPOINT_THREAD=off)',
 }
 
 export default {
@@ -29,6 +32,7 @@ export default {
     ...(variant === 'engine' && {
       target: { on: 'median', op: '>=', value: 20_000, text: '≥ 20,000/s' },
     }),
+    ...(variant === 'service-sqlite-comlog-inline' && { baseline: 'service-sqlite-comlog' }),
     ...(variant === 'service-sqlite-comlog' && {
       baseline: 'service-sqlite',
       target: { on: 'ratio', op: '>=', value: 0.9, text: '≥ 0.9 × without' },

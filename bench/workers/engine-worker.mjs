@@ -175,6 +175,19 @@ async function setup({ users: userCount = 100, background = 1000 }) {
     new SqlCallStore(logDb),
     new SqlComlogStore(logDb),
   )
+  // The same, its WAL checkpointed inside the commits as SQLite does by default (wal-checkpointer.ts).
+  const inlineDb = callTables(
+    await openDatabase({
+      kind: 'sqlite',
+      filename: join(sqliteDir, 'comlog-inline.sqlite3'),
+      checkpointThread: false,
+    }),
+  )
+  variants['service-sqlite-comlog-inline'] = await serviceVariant(
+    dir,
+    new SqlCallStore(inlineDb),
+    new SqlComlogStore(inlineDb),
+  )
   return {}
 }
 

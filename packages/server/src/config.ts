@@ -65,6 +65,11 @@ export interface ServiceConfig {
   webhookSecret?: string
   /** Whether the call engine writes the communication log's records (COMLOG_RECORDING, on by default). */
   comlogRecording: boolean
+  /**
+   * Whether a SQLite file database is checkpointed from a thread of its own (SQLITE_CHECKPOINT_THREAD, on by
+   * default) rather than inside the commits (storage/sql/wal-checkpointer.ts).
+   */
+  sqliteCheckpointThread: boolean
   /** The longest voice message, seconds (VOICEMAIL_MAX_MESSAGE_SECONDS, 120 by default): then the voice mail hangs up. */
   voicemailMaxMessageSeconds: number
   /**
@@ -189,6 +194,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
     webhookAllowedHosts: text('WEBHOOK_ALLOWED_HOSTS') ?? DEFAULT_WEBHOOK_ALLOWED_HOSTS,
     comlogRecording: onOff('COMLOG_RECORDING', true),
+    sqliteCheckpointThread: onOff('SQLITE_CHECKPOINT_THREAD', true),
     voicemailMaxMessageSeconds: integer(
       'VOICEMAIL_MAX_MESSAGE_SECONDS',
       DEFAULT_MAX_MESSAGE_SECONDS,

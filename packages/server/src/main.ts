@@ -172,7 +172,9 @@ async function main(): Promise<void> {
       }
     : undefined
   const running = await startPlatform({
-    database: databaseTargetFromUrl(config.databaseUrl, config.dataDir),
+    database: databaseTargetFromUrl(config.databaseUrl, config.dataDir, {
+      checkpointThread: config.sqliteCheckpointThread,
+    }),
     directoryFile: config.directoryFile,
     clock,
     sessionTtlSeconds: config.sessionTtl,

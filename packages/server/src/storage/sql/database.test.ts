@@ -45,6 +45,28 @@ describe('databaseTargetFromUrl', () => {
     })
   })
 
+  it('marks a SQLite target to be checkpointed in its commits when the thread is off, and no other', () => {
+    const off = { checkpointThread: false }
+
+    expect(databaseTargetFromUrl(undefined, dataDir, off)).toStrictEqual({
+      kind: 'sqlite',
+      filename: join(dataDir, SQLITE_FILENAME),
+      checkpointThread: false,
+    })
+    expect(databaseTargetFromUrl('sqlite:/srv/x.db', dataDir, off)).toStrictEqual({
+      kind: 'sqlite',
+      filename: '/srv/x.db',
+      checkpointThread: false,
+    })
+    expect(databaseTargetFromUrl('postgres://db/x', dataDir, off)).toStrictEqual({
+      kind: 'postgres',
+      connectionString: 'postgres://db/x',
+    })
+    expect(
+      databaseTargetFromUrl('sqlite:/srv/x.db', dataDir, { checkpointThread: true }),
+    ).toStrictEqual({ kind: 'sqlite', filename: '/srv/x.db' })
+  })
+
   it('rejects other URLs naming DATABASE_URL, without echoing credentials', () => {
     const url = 'mysql://root:hunter2@localhost/openness'
 

@@ -211,7 +211,15 @@ export function callTables(db: Kysely<DirectoryDatabase>): Kysely<CallDatabase> 
 
 /** Where the directory database lives. */
 export type DatabaseTarget =
-  | { kind: 'sqlite'; filename: string }
+  | {
+      kind: 'sqlite'
+      filename: string
+      /**
+       * Whether a file database is checkpointed from a thread of its own (the default) rather than inside
+       * the commits (wal-checkpointer.ts).
+       */
+      checkpointThread?: boolean
+    }
   | {
       kind: 'postgres'
       connectionString: string
@@ -231,12 +239,17 @@ const SUPPORTED_URLS = 'postgres://…, postgresql://…, sqlite:<path> or sqlit
 
 /**
  * Reads DATABASE_URL: unset (or empty) means the SQLite file in `dataDir`; otherwise a PostgreSQL
- * URL, `sqlite:<path>` or `sqlite::memory:`.
+ * URL, `sqlite:<path>` or `sqlite::memory:`. A SQLite target is checkpointed from its own thread unless
+ * `checkpointThread` is false (SQLITE_CHECKPOINT_THREAD=off).
  */
-export function databaseTargetFromUrl(url: string | undefined, dataDir: string): DatabaseTarget {
-  if (url === undefined || url.trim() === '') {
-    return { kind: 'sqlite', filename: join(dataDir, SQLITE_FILENAME) }
-  }
+export function databaseTargetFromUrl(
+  url: string | undefined,
+  dataDir: string,
+  { checkpointThread = true }: { checkpointThread?: boolean } = {},
+): DatabaseTarget {
+  const sqlite = (filename: string): DatabaseTarget =>
+    checkpointThread ? { kind: 'sqlite', filename } : { kind: 'sqlite', filename, checkpointThread }
+  if (url === undefined || url.trim() === '') return sqlite(join(dataDir, SQLITE_FILENAME))
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     return { kind: 'postgres', connectionString: url }
   }
@@ -245,7 +258,7 @@ export function databaseTargetFromUrl(url: string | undefined, dataDir: string):
     if (filename === '') {
       throw new Error(`DATABASE_URL "sqlite:" names no file; use ${SUPPORTED_URLS}`)
     }
-    return { kind: 'sqlite', filename }
+    return sqlite(filename)
   }
   // Only the scheme is echoed: the rest of a URL may carry a password.
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(url)?.[0] ?? 'no scheme'
@@ -268,11 +281,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<Kysely<Direc
 
 function createDialect(target: DatabaseTarget): Dialect {
   return target.kind === 'sqlite'
-    ? sqliteDialect(target.filename)
+    ? sqliteDialect(target.filename, target.checkpointThread ?? true)
     : postgresDialect(target.connectionString, target.schema)
 }
 
-function sqliteDialect(filename: string): SqliteDialect {
+function sqliteDialect(filename: string, checkpointThread: boolean): SqliteDialect {
   const isFile = filename !== SQLITE_MEMORY
   if (isFile) mkdirSync(dirname(filename), { recursive: true })
   const database = new SQLite(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS })
@@ -280,10 +293,11 @@ function sqliteDialect(filename: string): SqliteDialect {
   try {
     if (isFile) {
       database.pragma('journal_mode = WAL')
-      checkpointer = startWalCheckpointer(database, filename, {
-        intervalMs: SQLITE_CHECKPOINT_INTERVAL_MS,
-        busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
-      })
+      if (checkpointThread)
+        checkpointer = startWalCheckpointer(database, filename, {
+          intervalMs: SQLITE_CHECKPOINT_INTERVAL_MS,
+          busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
+        })
     }
     database.pragma('foreign_keys = ON')
   } catch (error) {

@@ -81,21 +81,44 @@ describe('startWalCheckpointer', () => {
 })
 
 describe('openDatabase on a SQLite file', () => {
-  it('checkpoints from its thread, and closes whole on destroy', async () => {
+  /** Opens a file database, writes about 1.2 MB in 300 commits; the file's size before and after. */
+  async function fill(checkpointThread: boolean | undefined) {
     const dir = await mkdtemp(join(tmpdir(), 'openness-wal-'))
     const filename = join(dir, 'db.sqlite3')
-    try {
-      const db = await openDatabase({ kind: 'sqlite', filename })
-      await db.schema
-        .createTable('blob')
-        .addColumn('value', 'text', (col) => col.notNull())
+    const db = await openDatabase({
+      kind: 'sqlite',
+      filename,
+      ...(checkpointThread !== undefined && { checkpointThread }),
+    })
+    await db.schema
+      .createTable('blob')
+      .addColumn('value', 'text', (col) => col.notNull())
+      .execute()
+    const size = statSync(filename).size
+    for (let i = 0; i < 300; i++)
+      await db
+        .insertInto('blob' as never)
+        .values({ value: 'y'.repeat(4_000) } as never)
         .execute()
-      const size = statSync(filename).size
-      for (let i = 0; i < 300; i++)
-        await db
-          .insertInto('blob' as never)
-          .values({ value: 'y'.repeat(4_000) } as never)
-          .execute()
+    return { dir, filename, db, size }
+  }
+
+  it('checkpoints in its commits, every 1,000 pages, when the thread is off', async () => {
+    const { dir, filename, db, size } = await fill(false)
+    try {
+      // 300 pages written: below SQLite's automatic checkpoint, which alone copies them back.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(statSync(filename).size).toBe(size)
+      await db.destroy()
+      expect(existsSync(`${filename}-wal`)).toBe(false)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('checkpoints from its thread by default, and closes whole on destroy', async () => {
+    const { dir, filename, db, size } = await fill(undefined)
+    try {
       const deadline = Date.now() + 5_000
       while (statSync(filename).size < size + 1_000_000 && Date.now() < deadline)
         await new Promise((resolve) => setTimeout(resolve, 10))
