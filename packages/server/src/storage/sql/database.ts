@@ -5,11 +5,13 @@ import SQLite from 'better-sqlite3'
 import {
   CompiledQuery,
   type Dialect,
+  type Driver,
   Kysely,
   Migrator,
   PostgresDialect,
   type SqliteDatabase,
   SqliteDialect,
+  SqliteDriver,
   sql,
 } from 'kysely'
 import type { StoredAccount } from '../../platform/directory/account.js'
@@ -305,7 +307,22 @@ function sqliteDialect(filename: string, checkpointThread: boolean): SqliteDiale
     database.close()
     throw error
   }
-  return new SqliteDialect({ database: preparingOnce(database, () => void checkpointer?.stop()) })
+  const config = { database: preparingOnce(database) }
+  if (checkpointer === undefined) return new SqliteDialect(config)
+  const stopThread = () => checkpointer.stop()
+  // Destroying the Kysely instance stops the thread and waits for it to close its connection, then closes the
+  // service's, the last: SQLite then checkpoints what is left and deletes the WAL before destroy resolves, so
+  // that nothing touches the files afterwards (a test removing its directory, a restore replacing them).
+  return new (class extends SqliteDialect {
+    override createDriver(): Driver {
+      return new (class extends SqliteDriver {
+        override async destroy(): Promise<void> {
+          await stopThread()
+          await super.destroy()
+        }
+      })(config)
+    }
+  })(config)
 }
 
 /** How many distinct statements a SQLite database keeps prepared (batches of other sizes come and go). */
@@ -317,7 +334,7 @@ const PREPARED_STATEMENTS = 200
  * same few statements for every command. Kysely never iterates a statement here (no streamed queries),
  * so one prepared statement can serve every query of its text.
  */
-function preparingOnce(database: SQLite.Database, beforeClose: () => void): SqliteDatabase {
+function preparingOnce(database: SQLite.Database): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>()
   return {
     prepare(sql) {
@@ -332,10 +349,7 @@ function preparingOnce(database: SQLite.Database, beforeClose: () => void): Sqli
       }
       return statement
     },
-    close: () => {
-      beforeClose()
-      database.close()
-    },
+    close: () => database.close(),
   }
 }
 

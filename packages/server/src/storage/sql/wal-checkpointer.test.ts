@@ -124,7 +124,10 @@ describe('openDatabase on a SQLite file', () => {
         await new Promise((resolve) => setTimeout(resolve, 10))
 
       expect(statSync(filename).size).toBeGreaterThan(size + 1_000_000)
+      // Destroy waits for the thread to let go: the service's connection, closed last, removed the WAL.
       await db.destroy()
+      expect(existsSync(`${filename}-wal`)).toBe(false)
+      expect(existsSync(`${filename}-shm`)).toBe(false)
       const reader = new SQLite(filename, { readonly: true })
       expect(reader.prepare('select count(*) as n from blob').get()).toStrictEqual({ n: 300 })
       reader.close()
