@@ -31,8 +31,11 @@ export interface LogReaderContext {
   pageSize: number
   /** The pause after a failed read before the next. */
   retryMs: number
-  /** Arms the node's one watcher: the reader's `wake` is called once its log holds an event after `after`. */
-  watch(subscriptionId: string, after: number): void
+  /**
+   * Arms the node's one watcher: the reader's `wake` is called once its log holds an event after `after`, or
+   * (with `readerId`) once another reader claimed it.
+   */
+  watch(subscriptionId: string, after: number, readerId?: string): void
   unwatch(subscriptionId: string): void
   onError(error: unknown): void
   /** Where the events delivered and announced lost are counted (the node's metrics). */
@@ -221,7 +224,7 @@ export class LoggedChannelReader {
   }
 
   private watch(after: number): Promise<boolean> {
-    return this.wait('wake', () => this.context.watch(this.subscriptionId, after))
+    return this.wait('wake', () => this.context.watch(this.subscriptionId, after, this.readerId))
   }
 
   /** Waits for `kind`, set up before `start` runs so that a wake-up it causes at once is not missed. */

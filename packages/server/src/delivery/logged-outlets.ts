@@ -118,7 +118,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
       ttlMs,
       pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
       retryMs: options.retryMs ?? 1_000,
-      watch: (subscriptionId, after) => this.watch(subscriptionId, after),
+      watch: (subscriptionId, after, readerId) => this.watch(subscriptionId, after, readerId),
       unwatch: (subscriptionId) => this.unwatch(subscriptionId),
       onError: options.onError,
       ...(options.counts && { counts: options.counts }),
@@ -329,7 +329,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
   }
 
   /** The node's one watcher, opened on first use and shared by every reader here. */
-  private watch(subscriptionId: string, after: number): void {
+  private watch(subscriptionId: string, after: number, readerId?: string): void {
     if (this.closed) return
     this.watcher ??= this.options.log
       .openWatcher((subscriptionIds) => this.wake(subscriptionIds), this.options.nodeId)
@@ -339,7 +339,7 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
         return undefined
       })
     void this.watcher.then((watcher) => {
-      if (watcher !== undefined) watcher.watch(subscriptionId, after)
+      if (watcher !== undefined) watcher.watch(subscriptionId, after, readerId)
       // Without a watcher, read again after a pause rather than wait for a wake-up that cannot come.
       else this.options.clock.setTimer(this.context.retryMs, () => this.wake([subscriptionId]))
     })

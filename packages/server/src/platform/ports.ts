@@ -297,8 +297,13 @@ export interface ClaimedLog {
  * no longer watched until watched again from where its reader got to.
  */
 export interface EventLogWatcher {
-  /** Arms (or re-arms from a new position) a wake-up for the first event after `afterSequence`. */
-  watch(subscriptionId: string, afterSequence: number): void
+  /**
+   * Arms (or re-arms from a new position) a wake-up for the first event after `afterSequence`; with `readerId`,
+   * also for the log claimed by another reader (not for a claim that lapsed), found when arming too: a claim taken while the reader was not
+   * armed (between its last read and this call) would otherwise wake it only at its log's next event, which
+   * goes to the new reader's node.
+   */
+  watch(subscriptionId: string, afterSequence: number, readerId?: string): void
   /** Stops watching the subscription; nothing happens when it was not watched. */
   unwatch(subscriptionId: string): void
   /** Stops watching everything and releases what the watcher holds (its connection). */

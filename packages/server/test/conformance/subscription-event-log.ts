@@ -521,6 +521,44 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
       }
     }))
 
+  it('wakes a reader armed after another reader claimed its log, though the claim told nobody armed', () =>
+    withLog(undefined, async ({ log, other }) => {
+      await appendEvents(log, 's', 1, 2)
+      await claimed(log, 's')
+      const recording = await RecordingWatcher.open(log)
+      try {
+        // Between its last read and its arming, the reader's log is claimed elsewhere; no event follows.
+        await (await other()).claim('s', 'node-x/channel/r2', TTL_MS)
+        await recording.quiet(100)
+        recording.watcher.watch('s', 2, READER)
+        expect(await recording.named(1)).toEqual([['s']])
+        // Armed as the new reader, or without naming a reader, it waits for an event.
+        recording.watcher.watch('s', 2, 'node-x/channel/r2')
+        recording.watcher.watch('s', 2)
+        expect(await recording.quiet(100)).toEqual([['s']])
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
+  it('does not wake a reader whose claim lapsed with nobody else claiming: it would arm again at once', () =>
+    withLog(undefined, async ({ log }) => {
+      await appendEvents(log, 's', 1, 2)
+      await claimed(log, 's')
+      await log.release('s', READER)
+      const recording = await RecordingWatcher.open(log)
+      try {
+        recording.watcher.watch('s', 2, READER)
+        expect(await recording.quiet(100)).toEqual([])
+        // Claimed again by the same reader, it is woken by the next event.
+        await claimed(log, 's')
+        await log.append('s', 'e3', TTL_MS)
+        expect(await recording.named(1)).toEqual([['s']])
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
   it('closing a watcher ends its wake-ups and its connection', () =>
     withLog(undefined, async ({ log, watcherConnections }) => {
       const before = (await watcherConnections?.()) ?? 0

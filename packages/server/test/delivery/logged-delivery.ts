@@ -311,7 +311,8 @@ export function loggedDeliveryScenarios(openLogs: OpenSharedLogs): void {
     a.router.publish(aliceEvent(1))
     expect(numbers(await nextEvents(onB, 1))).toEqual([1])
     const onC = await c.open(subscription.subscriptionId)
-    // Once C's claim is recorded, B ends at its next read: when the log gets its next event.
+    // Once C's claim is recorded, B is woken (by the claim's message, or when it arms if it was not armed
+    // then), reads, finds the log claimed, and ends; its next event goes to C.
     await until(
       async () =>
         (await log.read(subscription.subscriptionId, 0, 1)).reader?.startsWith('C/') ?? false,

@@ -146,6 +146,7 @@ export class MemorySubscriptionEventLog implements SubscriptionEventLog {
     const watcher = new MemoryEventLogWatcher(
       onEvents,
       (subscriptionId) => this.live(subscriptionId)?.events.at(-1)?.sequence ?? 0,
+      (subscriptionId) => this.claimOf(subscriptionId)?.reader,
       () => this.watchers.delete(watcher),
     )
     this.watchers.add(watcher)
@@ -204,13 +205,17 @@ class MemoryEventLogWatcher implements EventLogWatcher {
   constructor(
     private readonly onEvents: (subscriptionIds: string[]) => void,
     private readonly lastHeld: (subscriptionId: string) => number,
+    private readonly readerOf: (subscriptionId: string) => string | undefined,
     private readonly release: () => void,
   ) {}
 
-  watch(subscriptionId: string, afterSequence: number): void {
+  watch(subscriptionId: string, afterSequence: number, readerId?: string): void {
     if (this.closed) return
     this.armed.set(subscriptionId, afterSequence)
-    this.appended(subscriptionId, this.lastHeld(subscriptionId))
+    const reader = readerId === undefined ? undefined : this.readerOf(subscriptionId)
+    // Claimed by another reader (a lapsed claim, no reader, wakes nothing: the reader would arm again at once).
+    if (reader !== undefined && reader !== readerId) this.name(subscriptionId)
+    else this.appended(subscriptionId, this.lastHeld(subscriptionId))
   }
 
   unwatch(subscriptionId: string): void {

@@ -6,8 +6,10 @@
  * nothing, and a wake-up costs Redis one PUBLISH however many channels the node holds. A claim taken from a reader
  * of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
  *
- * Arming checks the log once (one MGET of the sequence keys armed in the same turn): events appended before a
- * claim named this node, or whose message raced with the read that armed it, wake it at once. Every `checkMs`,
+ * Arming checks the log once (one MGET of the sequence keys, and the claims of the readers that name themselves,
+ * armed in the same turn): events appended before a claim named this node, or whose message raced with the read
+ * that armed it, and a claim taken by another reader while this one was not armed (its message then found nothing
+ * armed), wake it at once. Every `checkMs`,
  * and after the connection came back, the armed logs are checked the same way: a message pub/sub lost, or a claim
  * that lapsed, delays a wake-up by that much at most.
  */
@@ -33,8 +35,8 @@ export function wakeChannel(keyPrefix: string, nodeId: string): string {
 export const CLAIMED = 'claimed'
 
 export class RedisEventLogWatcher implements EventLogWatcher {
-  /** Armed subscriptions, by id: the position each is watched from. */
-  private readonly armed = new Map<string, number>()
+  /** Armed subscriptions, by id: the position each is watched from, and the reader that armed it if named. */
+  private readonly armed = new Map<string, { after: number; reader: string | undefined }>()
   /** Armed since the last check was sent: checked together at the end of the turn. */
   private unchecked = new Set<string>()
   private checkScheduled = false
@@ -77,9 +79,9 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     return watcher
   }
 
-  watch(subscriptionId: string, afterSequence: number): void {
+  watch(subscriptionId: string, afterSequence: number, readerId?: string): void {
     if (this.closed) return
-    this.armed.set(subscriptionId, afterSequence)
+    this.armed.set(subscriptionId, { after: afterSequence, reader: readerId })
     this.unchecked.add(subscriptionId)
     if (this.checkScheduled) return
     this.checkScheduled = true
@@ -110,9 +112,9 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     for (let index = 0; index + 1 < parts.length; index += 2) {
       const subscriptionId = parts[index] as string
       const sequence = parts[index + 1]
-      const after = this.armed.get(subscriptionId)
-      if (after === undefined) continue
-      if (sequence !== CLAIMED && Number(sequence) <= after) continue
+      const armed = this.armed.get(subscriptionId)
+      if (armed === undefined) continue
+      if (sequence !== CLAIMED && Number(sequence) <= armed.after) continue
       this.armed.delete(subscriptionId)
       woken.push(subscriptionId)
     }
@@ -123,20 +125,31 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     if (!this.closed && this.armed.size > 0) void this.check([...this.armed.keys()])
   }
 
-  /** Names the armed subscriptions among `ids` whose logs hold an event after their position. */
+  /**
+   * Names the armed subscriptions among `ids` whose logs hold an event after their position, or whose log
+   * another reader than the one that armed it claimed.
+   */
   private async check(ids: string[]): Promise<void> {
     if (ids.length === 0 || this.closed) return
-    let last: (string | null)[]
+    let values: (string | null)[]
     try {
-      last = await this.client.mget(ids.map((id) => `queue-seq:${id}`))
+      values = await this.client.mget([
+        ...ids.map((id) => `queue-seq:${id}`),
+        ...ids.map((id) => `queue-reader:${id}`),
+      ])
     } catch (error) {
       this.options.onError?.(error)
       return
     }
     const woken: string[] = []
     ids.forEach((subscriptionId, index) => {
-      const after = this.armed.get(subscriptionId)
-      if (after === undefined || Number(last[index] ?? 0) <= after) return
+      const armed = this.armed.get(subscriptionId)
+      if (armed === undefined) return
+      const appended = Number(values[index] ?? 0) > armed.after
+      // A lapsed claim (no reader) wakes nothing: the reader would read, find no other reader, and arm again.
+      const reader = values[ids.length + index]
+      const claimed = armed.reader !== undefined && reader !== null && reader !== armed.reader
+      if (!appended && !claimed) return
       this.armed.delete(subscriptionId)
       woken.push(subscriptionId)
     })
