@@ -14,6 +14,13 @@ import { type Kysely, sql } from 'kysely'
 import type { CallWritePlan, PositionedRow } from './call-write-plan.js'
 import { APPEND_COLUMNS } from './comlog-record-appender.js'
 import type { CallDatabase } from './database.js'
+import { namedStatement } from './postgres-named-statements.js'
+
+/**
+ * The statement's name: prepared once per connection (postgres-named-statements.ts), since its text never
+ * changes; parsing it was about a quarter of its time.
+ */
+const FENCED_SAVE = namedStatement('engine-fenced-save')
 
 /** Whether `plan` can be written by `saveInOneStatement`. */
 export function fitsOneStatement(plan: CallWritePlan): boolean {
@@ -38,7 +45,7 @@ export async function saveInOneStatement(
       Object.fromEntries(APPEND_COLUMNS.map((column, index) => [column, values[index]])),
     ),
   )
-  const { rows } = await sql<{ held: number }>`
+  const { rows } = await sql<{ held: number }>`${sql.raw(FENCED_SAVE)}
     with fence as (
       update engine_lease set epoch = epoch where name = ${lease} and epoch = ${epoch} returning 1
     ), upserted_calls as (
