@@ -64,7 +64,8 @@ export interface TelephonyDeviceTable {
  * as JSON, in the row named `state`.
  */
 export interface TelephonyStateTable {
-  name: 'state'
+  /** `state`, the rest row; `outbox:{batch}`, a batch's events kept until published (call-state-json.ts). */
+  name: 'state' | `outbox:${number}`
   value: string
 }
 
