@@ -8,7 +8,9 @@
  * writes is planned by CallWritePlanner (call-write-plan.ts) and run here in a transaction of `db`. In
  * cluster mode the store is fenced (engine-fence.ts): each save first checks that its writer still owns the
  * engine, one more statement; on PostgreSQL the fence and the writes are then one statement
- * (postgres-fenced-save.ts). The embedded mode has no fence and no such statement.
+ * (postgres-fenced-save.ts). The embedded mode has no fence and no such statement. The events a cluster's
+ * state keeps until published (`unpublished`) are rows of their own beside the rest row, `outbox:{batch}`,
+ * each written once (call-state-json.ts).
  */
 import { type Kysely, SqliteAdapter } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
