@@ -7,12 +7,39 @@
  * saved in. A save thus writes what the command changed: its calls, its devices and the small rest. The
  * calls are plain JSON records, whatever map the engine keeps them in.
  */
+import type { PlatformEvent } from '../platform/ports.js'
 import {
   type CallRecord,
   type DeviceRecord,
   type TelephonyState,
+  type UnpublishedBatch,
   withCalls,
 } from '../platform/telephony/telephony-state.js'
+
+/**
+ * The prefix of the names of the SQL stores' outbox rows: the events of one batch the state keeps until they
+ * are known published (`TelephonyState.unpublished`, cluster mode), beside the rest row in `telephony_state`,
+ * so that a batch's events are written once, not with every rest row until their appends are confirmed.
+ */
+export const OUTBOX_ROW_PREFIX = 'outbox:' as const
+
+/** The name of a batch's outbox row. */
+export function outboxName(batch: number): `outbox:${number}` {
+  return `${OUTBOX_ROW_PREFIX}${batch}`
+}
+
+/** A batch's outbox row, `[name, events' JSON]`. */
+export function outboxRow({
+  batch,
+  events,
+}: UnpublishedBatch): readonly [`outbox:${number}`, string] {
+  return [outboxName(batch), JSON.stringify(events)]
+}
+
+/** The batch an outbox row's name names. */
+export function outboxBatch(name: string): number {
+  return Number(name.slice(OUTBOX_ROW_PREFIX.length))
+}
 
 /** The state without its calls, its devices and its index, as JSON (their places kept as null). */
 export function encodeRest(state: TelephonyState): string {
@@ -70,6 +97,7 @@ export function decodeState(
   rest: string,
   calls: Iterable<readonly [string, string]>,
   devices: Iterable<readonly [string, string]>,
+  outbox: Iterable<readonly [string, string]> = [],
 ): { state: TelephonyState; legacy: boolean } {
   const saved = JSON.parse(rest) as Omit<TelephonyState, 'devices'> & {
     devices: Record<string, DeviceRecord> | null
@@ -78,5 +106,16 @@ export function decodeState(
   const byId: Record<string, DeviceRecord> = saved.devices ?? {}
   for (const [deviceId, json] of devices) byId[deviceId] = JSON.parse(json) as DeviceRecord
   const records = [...calls].map(([, json]) => JSON.parse(json) as CallRecord)
-  return { state: withCalls({ ...saved, devices: byId }, records), legacy }
+  // A rest row written before the outbox had rows of its own carries its batches inline.
+  const batches = new Map<number, UnpublishedBatch>()
+  for (const batch of saved.unpublished ?? []) batches.set(batch.batch, batch)
+  for (const [name, json] of outbox) {
+    const batch = outboxBatch(name)
+    batches.set(batch, { batch, events: JSON.parse(json) as PlatformEvent[] })
+  }
+  const { unpublished: _, ...fields } = saved
+  const state: Omit<TelephonyState, 'devices'> = fields
+  if (batches.size > 0)
+    state.unpublished = [...batches.values()].sort((first, second) => first.batch - second.batch)
+  return { state: withCalls({ ...state, devices: byId }, records), legacy }
 }

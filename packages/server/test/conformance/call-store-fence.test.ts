@@ -4,7 +4,7 @@
  * ended, is refused with EngineFencedError and writes nothing. The lease's row is set by hand here; the
  * election that moves it on is tested in engine-lease.test.ts.
  */
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { callChanges } from '../../src/platform/telephony/call-changes.js'
 import { EngineFencedError } from '../../src/platform/telephony/engine-fenced-error.js'
@@ -127,6 +127,38 @@ onEverySqlTarget('SqlCallStore', (label, nextTarget) =>
 
       expect(await stored()).toStrictEqual(SECOND)
     })
+
+    it.runIf(label.includes('PostgreSQL'))(
+      'runs the fenced save as a named prepared statement, which still refuses a stale epoch',
+      async () => {
+        await setEpoch(3)
+        await db.connection().execute(async (connection) => {
+          const store = new SqlCallStore(connection, {
+            ownsDatabase: false,
+            fence: { epoch: () => 3 },
+          })
+          let state: TelephonyState = FIRST
+          await store.save(state, callChanges(undefined, state))
+          // Past five runs PostgreSQL may run the statement on a generic plan: the fence must still hold.
+          for (let sequence = 2; sequence <= 8; sequence += 1) {
+            const next = stateOf(sequence, ['1', String(sequence)])
+            await store.save(next, callChanges(state, next))
+            state = next
+          }
+          const { rows } = await sql<{ name: string }>`
+            select name from pg_prepared_statements`.execute(connection)
+          expect(rows.map((row) => row.name)).toContain('engine-fenced-save')
+
+          await setEpoch(4)
+          const later = stateOf(9, ['1', '9'])
+          const refusal = await store.save(later, callChanges(state, later)).catch((e) => e)
+
+          expect(refusal).toBeInstanceOf(EngineFencedError)
+          expect(refusal).toMatchObject({ epoch: 3, current: 4 })
+          expect(await stored()).toStrictEqual(state)
+        })
+      },
+    )
 
     it('saves without a fence whatever the lease row says (the embedded mode)', async () => {
       await setEpoch(7)

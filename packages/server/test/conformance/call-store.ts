@@ -208,6 +208,50 @@ export function callStoreConformance(
       expect(await store.load()).toStrictEqual(STATE)
     })
 
+    it("keeps each batch's unpublished events until a state drops them, also across a reopen", async (context) => {
+      const event = (batch: number, index: number) => ({
+        eventName: 'OnCallCreated',
+        loginName: 'émile',
+        callRef: `${batch}-${index}`,
+      })
+      const first: TelephonyState = {
+        ...STATE,
+        batch: 1,
+        unpublished: [{ batch: 1, events: [event(1, 0), event(1, 1)] }],
+      }
+      const second: TelephonyState = {
+        ...first,
+        batch: 2,
+        unpublished: [...(first.unpublished ?? []), { batch: 2, events: [event(2, 0)] }],
+      }
+      // The events of batches 1 and 2 known published: batch 3 keeps only its own.
+      const third: TelephonyState = {
+        ...second,
+        batch: 3,
+        unpublished: [{ batch: 3, events: [event(3, 0)] }],
+      }
+      const { unpublished: _, ...published } = third
+      const fourth: TelephonyState = { ...published, batch: 4 }
+
+      await saveAfter(store, undefined, first)
+      expect(await store.load()).toStrictEqual(first)
+      await saveAfter(store, first, second)
+      expect(await store.load()).toStrictEqual(second)
+      await saveAfter(store, second, third)
+      expect(await store.load()).toStrictEqual(third)
+      if (reopen !== undefined) {
+        await store.close()
+        store = await reopen()
+        expect(await store.load()).toStrictEqual(third)
+      }
+      await saveAfter(store, third, fourth)
+      expect(await store.load()).toStrictEqual(fourth)
+      if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
+      await store.close()
+      store = await reopen()
+      expect(await store.load()).toStrictEqual(fourth)
+    })
+
     it('keeps the state across closing and reopening', async (context) => {
       if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
       await saveAfter(store, undefined, STATE)

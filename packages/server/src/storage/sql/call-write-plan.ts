@@ -13,7 +13,7 @@ import {
   type DeviceRecord,
   type TelephonyState,
 } from '../../platform/telephony/telephony-state.js'
-import { deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
+import { deviceWrites, encodeCall, encodeRest, outboxName, outboxRow } from '../call-state-json.js'
 import { appendRows, nextComRecordId } from './comlog-record-appender.js'
 import { INDEX_BATCH } from './comlog-user-index.js'
 import type { CallDatabase } from './database.js'
@@ -33,6 +33,15 @@ export interface CallWritePlan {
   removedDevices: readonly string[]
   /** The rest row's new value, or undefined when it did not change. */
   rest: string | undefined
+  /** Whether every outbox row is dropped before `outbox` is written (what is stored is unknown). */
+  replaceOutbox: boolean
+  /**
+   * The `telephony_state` rows of the batches whose events the state keeps (`unpublished`) and that are not
+   * stored yet, `[name, events' JSON]`: each batch's events are written once, not with every rest row.
+   */
+  outbox: Array<readonly [name: `outbox:${number}`, value: string]>
+  /** The names of the outbox rows of batches the state no longer keeps (their events known published). */
+  removedOutbox: ReadonlyArray<`outbox:${number}`>
   /** The records appended to the log, their values in APPEND_COLUMNS order. */
   records: unknown[][]
   /** Whether the records appended so far are to be indexed by user and date in this save. */
@@ -59,14 +68,21 @@ export class CallWritePlanner {
   #unindexed = 0
   #rest: string | undefined
   #devices: Readonly<Record<string, DeviceRecord>> | undefined
+  /** The batches whose outbox rows are stored; undefined when unknown (every row is then written anew). */
+  #outbox: ReadonlySet<number> | undefined
 
-  /** What a load found: the rest row and devices as stored (undefined when they are to be written anew). */
+  /**
+   * What a load found: the rest row, devices and outbox rows' batches as stored (undefined when they are to
+   * be written anew).
+   */
   loaded(
     rest: string | undefined,
     devices: Readonly<Record<string, DeviceRecord>> | undefined,
+    outbox: readonly number[] | undefined,
   ): void {
     this.#rest = rest
     this.#devices = devices
+    this.#outbox = outbox === undefined ? undefined : new Set(outbox)
   }
 
   /** Plans the save of `state` after `changes`, appending `drafts`; reads `db` for the first positions. */
@@ -76,7 +92,17 @@ export class CallWritePlanner {
     changes: CallChanges,
     drafts: readonly ComRecordDraft[],
   ): Promise<PlannedSave> {
-    const rest = encodeRest(state)
+    const unpublished = state.unpublished ?? []
+    const rest = encodeRest(unpublished.length === 0 ? state : { ...state, unpublished: undefined })
+    const storedOutbox = this.#outbox
+    const outbox = unpublished
+      .filter(({ batch }) => storedOutbox === undefined || !storedOutbox.has(batch))
+      .map(outboxRow)
+    const kept = new Set(unpublished.map(({ batch }) => batch))
+    const removedOutbox =
+      storedOutbox === undefined
+        ? []
+        : [...storedOutbox].filter((batch) => !kept.has(batch)).map(outboxName)
     const devices = deviceWrites(this.#devices, state.devices)
     let position =
       changes.changedCallRefs.length > 0
@@ -120,6 +146,9 @@ export class CallWritePlanner {
       devices: deviceRows,
       removedDevices: devices.removed,
       rest: rest === this.#rest ? undefined : rest,
+      replaceOutbox: storedOutbox === undefined,
+      outbox,
+      removedOutbox,
       records,
       index,
     }
@@ -134,6 +163,7 @@ export class CallWritePlanner {
         this.#unindexed = unindexed
         this.#rest = rest
         this.#devices = state.devices
+        this.#outbox = kept
       },
     }
   }

@@ -16,6 +16,7 @@ import {
 } from 'kysely'
 import type { StoredAccount } from '../../platform/directory/account.js'
 import { migrationProvider } from './migrations/index.js'
+import { namingClient } from './postgres-named-statements.js'
 import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js'
 
 /** One row per account; `record` and `preferences` hold JSON. */
@@ -65,7 +66,8 @@ export interface TelephonyDeviceTable {
  * as JSON, in the row named `state`.
  */
 export interface TelephonyStateTable {
-  name: 'state'
+  /** `state`, the rest row; `outbox:{batch}`, a batch's events kept until published (call-state-json.ts). */
+  name: 'state' | `outbox:${number}`
   value: string
 }
 
@@ -360,7 +362,8 @@ function postgresDialect(connectionString: string, schema: string | undefined): 
   // pg is loaded only for a PostgreSQL target: the embedded default (SQLite) starts without it.
   const pool = async () => {
     const { default: pg } = await import('pg')
-    return new pg.Pool({ connectionString })
+    // Texts that name a statement run as named prepared statements (postgres-named-statements.ts).
+    return new pg.Pool({ connectionString, Client: namingClient(pg.Client) })
   }
   if (schema === undefined) return new PostgresDialect({ pool })
   // The pattern above makes the name safe to splice; search_path may name a schema not yet created.

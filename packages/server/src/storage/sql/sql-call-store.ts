@@ -8,13 +8,15 @@
  * writes is planned by CallWritePlanner (call-write-plan.ts) and run here in a transaction of `db`. In
  * cluster mode the store is fenced (engine-fence.ts): each save first checks that its writer still owns the
  * engine, one more statement; on PostgreSQL the fence and the writes are then one statement
- * (postgres-fenced-save.ts). The embedded mode has no fence and no such statement.
+ * (postgres-fenced-save.ts). The embedded mode has no fence and no such statement. The events a cluster's
+ * state keeps until published (`unpublished`) are rows of their own beside the rest row, `outbox:{batch}`,
+ * each written once (call-state-json.ts).
  */
 import { type Kysely, SqliteAdapter } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
 import type { CallChanges, CallStore } from '../../platform/ports.js'
 import type { TelephonyState } from '../../platform/telephony/telephony-state.js'
-import { decodeState } from '../call-state-json.js'
+import { decodeState, OUTBOX_ROW_PREFIX, outboxBatch } from '../call-state-json.js'
 import { type CallWritePlan, CallWritePlanner, type PositionedRow } from './call-write-plan.js'
 import { ComRecordAppender } from './comlog-record-appender.js'
 import { indexNewRecords } from './comlog-user-index.js'
@@ -145,6 +147,28 @@ export class SqlCallStore implements CallStore {
         )
         .execute()
     }
+    if (plan.replaceOutbox)
+      await trx
+        .deleteFrom('telephony_state')
+        .where('name', 'like', `${OUTBOX_ROW_PREFIX}%` as `outbox:${number}`)
+        .execute()
+    for (let start = 0; start < plan.removedOutbox.length; start += BATCH_SIZE) {
+      await trx
+        .deleteFrom('telephony_state')
+        .where('name', 'in', plan.removedOutbox.slice(start, start + BATCH_SIZE))
+        .execute()
+    }
+    for (let start = 0; start < plan.outbox.length; start += BATCH_SIZE) {
+      await trx
+        .insertInto('telephony_state')
+        .values(
+          plan.outbox.slice(start, start + BATCH_SIZE).map(([name, value]) => ({ name, value })),
+        )
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+        )
+        .execute()
+    }
     if (plan.records.length > 0) await this.#appender.append(trx, plan.records)
     if (plan.index) await indexNewRecords(trx)
   }
@@ -169,10 +193,10 @@ export function loadCallState(
     .execute(async (trx) => {
       const read = await readCallState(trx)
       if (read === undefined) return undefined
-      const { state, legacy, rest } = read
+      const { state, legacy, rest, outbox } = read
       // A rest row from before migration 0003 (devices inline) is written anew, devices in rows.
-      if (legacy) planner.loaded(undefined, undefined)
-      else planner.loaded(rest, state.devices)
+      if (legacy) planner.loaded(undefined, undefined, undefined)
+      else planner.loaded(rest, state.devices, outbox)
       return state
     })
 }
@@ -183,7 +207,7 @@ export function loadCallState(
  */
 export async function readCallState(
   trx: Kysely<CallDatabase>,
-): Promise<{ state: TelephonyState; legacy: boolean; rest: string } | undefined> {
+): Promise<{ state: TelephonyState; legacy: boolean; rest: string; outbox: number[] } | undefined> {
   const rest = await trx
     .selectFrom('telephony_state')
     .select('value')
@@ -199,8 +223,13 @@ export async function readCallState(
     .select(['device_id', 'record'])
     .orderBy('position')
     .execute()
+  const outbox = await trx
+    .selectFrom('telephony_state')
+    .select(['name', 'value'])
+    .where('name', 'like', `${OUTBOX_ROW_PREFIX}%` as `outbox:${number}`)
+    .execute()
   if (rest === undefined) {
-    if (calls.length > 0 || devices.length > 0)
+    if (calls.length > 0 || devices.length > 0 || outbox.length > 0)
       throw new Error('The telephony state has calls or devices but no state row')
     return undefined
   }
@@ -208,8 +237,9 @@ export async function readCallState(
     rest.value,
     calls.map((row) => [row.call_ref, row.record] as const),
     devices.map((row) => [row.device_id, row.record] as const),
+    outbox.map((row) => [row.name, row.value] as const),
   )
-  return { ...decoded, rest: rest.value }
+  return { ...decoded, rest: rest.value, outbox: outbox.map((row) => outboxBatch(row.name)) }
 }
 
 function callRow([callRef, position, record]: PositionedRow) {
