@@ -170,6 +170,86 @@ describeWithRedis('RedisJournalStore', (redis) => {
     await follower.close()
   })
 
+  it('keeps the answer of a request written while still in progress (a channel open), read with its entry', async () => {
+    const client = await scopedClient(`case${Math.random().toString(36).slice(2)}:`)
+    const store = new RedisJournalStore(client, {
+      size: 100,
+      pendingMs: 20,
+      onError: (error) => errors.push(error),
+    })
+    const request: JournalRecord = { id: 0, at: 0, kind: 'request', method: 'GET', path: '/channel' }
+    store.append(request, true)
+    store.append(entry('/during'))
+    // Past pendingMs the request is written as it is, the entries after it with it.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await store.settled()
+    const before = (await store.read({ ...all, order: 'oldest' })).records
+    expect(before).toEqual([
+      expect.objectContaining({ path: '/channel' }),
+      expect.objectContaining({ path: '/during' }),
+    ])
+    expect(before[0]?.status).toBeUndefined()
+
+    Object.assign(request, { status: 200, durationMs: 250 })
+    store.complete(request)
+    await store.settled()
+
+    const after = (await store.read({ ...all, order: 'oldest' })).records
+    expect(after).toEqual([
+      expect.objectContaining({ id: before[0]?.id, path: '/channel', status: 200, durationMs: 250 }),
+      expect.objectContaining({ id: before[1]?.id, path: '/during' }),
+    ])
+    // Filters see the answer: the entry is found by its status.
+    const answered = await store.read({
+      match: (record) => 'status' in record && record.status === 200,
+      limit: 10,
+      order: 'newest',
+    })
+    expect(paths(answered.records)).toEqual(['/channel'])
+    // Cleared with the stream.
+    await store.clear()
+    expect(await client.hlen('journal:completed')).toBe(0)
+    expect(await client.zcard('journal:completed-ids')).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  it('drops the answers of entries the stream no longer holds', async () => {
+    const client = await scopedClient(`case${Math.random().toString(36).slice(2)}:`)
+    const store = new RedisJournalStore(client, {
+      size: 10,
+      pendingMs: 20,
+      onError: (error) => errors.push(error),
+    })
+    const first: JournalRecord = { id: 0, at: 0, kind: 'request', method: 'GET', path: '/first' }
+    store.append(first, true)
+    // An entry behind it: written with it once it waited pendingMs (alone, it would wait for its answer).
+    store.append(entry('/behind-first'))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await store.settled()
+    Object.assign(first, { status: 200 })
+    store.complete(first)
+    await store.settled()
+    expect(await client.hlen('journal:completed')).toBe(1)
+    // The stream trimmed well past the first entry; the next answer kept drops the first's.
+    for (let index = 0; index < 1000; index++) store.append(entry(`/${index}`))
+    const last: JournalRecord = { id: 0, at: 0, kind: 'request', method: 'GET', path: '/last' }
+    store.append(last, true)
+    store.append(entry('/behind-last'))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await store.settled()
+    Object.assign(last, { status: 200 })
+    store.complete(last)
+    await store.settled()
+    expect(await client.hlen('journal:completed')).toBe(1)
+    expect(await client.zcard('journal:completed-ids')).toBe(1)
+    const { records } = await store.read({ ...all, order: 'newest' })
+    expect(records.slice(0, 2)).toEqual([
+      expect.objectContaining({ path: '/behind-last' }),
+      expect.objectContaining({ path: '/last', status: 200 }),
+    ])
+    expect(errors).toEqual([])
+  })
+
   it('trims the stream to about its size', async () => {
     const store = await newStore(10)
     for (let index = 0; index < 1000; index++) store.append(entry(`/${index}`))
