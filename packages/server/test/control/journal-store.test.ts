@@ -188,7 +188,7 @@ describeWithRedis('RedisJournalStore', (redis) => {
       expect.objectContaining({ path: '/channel' }),
       expect.objectContaining({ path: '/during' }),
     ])
-    expect(before[0]?.status).toBeUndefined()
+    expect(before[0]).not.toHaveProperty('status')
 
     Object.assign(request, { status: 200, durationMs: 250 })
     store.complete(request)
