@@ -70,13 +70,26 @@ describe('startWalCheckpointer', () => {
     reader.close()
   })
 
-  it('puts the writer’s automatic checkpoint back when the thread fails', async () => {
-    startWalCheckpointer(writer, join(dir, 'no-such-dir', 'x.sqlite3'), OPTIONS)
+  it('puts the writer’s automatic checkpoint back when the thread fails, and says so', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.message)
+    process.on('warning', onWarning)
+    try {
+      startWalCheckpointer(writer, join(dir, 'no-such-dir', 'x.sqlite3'), OPTIONS)
 
-    await until(() => writer.pragma('wal_autocheckpoint', { simple: true }) === 1_000)
-    write()
+      await until(() => writer.pragma('wal_autocheckpoint', { simple: true }) === 1_000)
+      write()
 
-    expect(writer.prepare('select count(*) as n from row').get()).toStrictEqual({ n: 500 })
+      expect(writer.prepare('select count(*) as n from row').get()).toStrictEqual({ n: 500 })
+      await until(() => warnings.length > 0)
+      expect(warnings).toEqual([
+        expect.stringMatching(
+          /^SQLite checkpoint thread failed \(.+\); .*x\.sqlite3 is checkpointed in its commits$/,
+        ),
+      ])
+    } finally {
+      process.off('warning', onWarning)
+    }
   })
 })
 

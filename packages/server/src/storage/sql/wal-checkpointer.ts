@@ -8,7 +8,8 @@
  * 1,000: under a steady load a passive checkpoint rarely ends at the very moment no frame is being added, and
  * only a checkpoint that reaches the WAL's end lets the writer start the file over; the writer's own
  * checkpoint then has only the frames since the thread's last one to copy. Should the thread fail, the
- * writer's checkpoint is put back to SQLite's default and the database goes on as without it.
+ * writer's checkpoint is put back to SQLite's default, a process warning says so, and the database goes on as
+ * without it.
  */
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
@@ -75,8 +76,13 @@ export function startWalCheckpointer(
   let stopped = false
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
   writer.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT}`)
-  worker.once('error', () => {
-    if (!stopped && writer.open) writer.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`)
+  worker.once('error', (error) => {
+    if (stopped || !writer.open) return
+    writer.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT}`)
+    // Nothing is lost (the commits checkpoint again), but it is said, once.
+    process.emitWarning(
+      `SQLite checkpoint thread failed (${error.message}); ${filename} is checkpointed in its commits`,
+    )
   })
   return {
     checkpoints: () =>
