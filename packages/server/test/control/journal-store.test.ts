@@ -177,7 +177,13 @@ describeWithRedis('RedisJournalStore', (redis) => {
       pendingMs: 20,
       onError: (error) => errors.push(error),
     })
-    const request: JournalRecord = { id: 0, at: 0, kind: 'request', method: 'GET', path: '/channel' }
+    const request: JournalRecord = {
+      id: 0,
+      at: 0,
+      kind: 'request',
+      method: 'GET',
+      path: '/channel',
+    }
     store.append(request, true)
     store.append(entry('/during'))
     // Past pendingMs the request is written as it is, the entries after it with it.
@@ -196,7 +202,12 @@ describeWithRedis('RedisJournalStore', (redis) => {
 
     const after = (await store.read({ ...all, order: 'oldest' })).records
     expect(after).toEqual([
-      expect.objectContaining({ id: before[0]?.id, path: '/channel', status: 200, durationMs: 250 }),
+      expect.objectContaining({
+        id: before[0]?.id,
+        path: '/channel',
+        status: 200,
+        durationMs: 250,
+      }),
       expect.objectContaining({ id: before[1]?.id, path: '/during' }),
     ])
     // Filters see the answer: the entry is found by its status.
