@@ -4,10 +4,14 @@ import { readFileSync } from 'node:fs'
 
 const TICK_MS = 10 // USER_HZ is 100 on Linux
 
-/** CPU time of process `pid` so far (user + system), in ms; NaN where /proc is not there. */
-export function processCpuMs(pid) {
+/**
+ * CPU time of process `pid` so far (user + system), in ms; NaN where /proc is not there. With `thread`, of
+ * that thread of the process only (a process's main thread has the process's id).
+ */
+export function processCpuMs(pid, thread) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const path = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`
+    const stat = readFileSync(path, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return (Number(fields[11]) + Number(fields[12])) * TICK_MS
   } catch {
@@ -31,14 +35,23 @@ export function machineCpuMs() {
   }
 }
 
-/** Runs `phase`; resolves with its result and the cores `pid` used on average meanwhile. */
+/**
+ * Runs `phase`; resolves with its result, the cores `pid` used on average meanwhile, and the share of a core
+ * its main thread used (`mainCores`: near 1 when the JavaScript of a Node.js process was the bound).
+ */
 export async function withCpu(pid, phase) {
-  const start = { wall: performance.now(), cpu: processCpuMs(pid), machine: machineCpuMs() }
+  const start = {
+    wall: performance.now(),
+    cpu: processCpuMs(pid),
+    main: processCpuMs(pid, pid),
+    machine: machineCpuMs(),
+  }
   const result = await phase()
   const wall = performance.now() - start.wall
   return {
     result,
     cores: (processCpuMs(pid) - start.cpu) / wall,
+    mainCores: (processCpuMs(pid, pid) - start.main) / wall,
     machineCores: (machineCpuMs() - start.machine) / wall,
   }
 }
