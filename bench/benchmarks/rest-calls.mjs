@@ -41,6 +41,17 @@ export default {
       baseline: 'cpsNoLog',
       target: { on: 'ratio', op: '>=', value: 0.9, text: '≥ 0.9 × without' },
     },
+    {
+      key: 'cpuCyclesNoLog',
+      label: "cycles per second of the main thread's CPU, recording off",
+      unit: 'cycles/s',
+    },
+    {
+      key: 'cpuCyclesVsNoLog',
+      label: "the same with the log, against without (the log's cost to the JavaScript thread)",
+      unit: 'cycles/s',
+      baseline: 'cpuCyclesNoLog',
+    },
     { key: 'p50', label: 'answer → OnCallModified on the channel, p50', unit: 'ms' },
     {
       key: 'p99',
@@ -84,15 +95,24 @@ export default {
         figures.msPerCycle.push((cores * 1000) / cps)
         figures.mainMsPerCycle.push((mainCores * 1000) / cps)
       }
-      return { cps, latencies: result.result.latencies }
+      return { cps, cpuCycles: cps / mainCores, latencies: result.result.latencies }
     }
     await ctx.interleave(
       {
         service: async (n) => {
-          const { cps, latencies } = await round(withLog, n >= 0)
-          return { cps, cpsVsNoLog: cps, p50: latencies.p50, p99: latencies.p99 }
+          const { cps, cpuCycles, latencies } = await round(withLog, n >= 0)
+          return {
+            cps,
+            cpsVsNoLog: cps,
+            cpuCyclesVsNoLog: cpuCycles,
+            p50: latencies.p50,
+            p99: latencies.p99,
+          }
         },
-        'recording off': async (n) => ({ cpsNoLog: (await round(withoutLog, n >= 0)).cps }),
+        'recording off': async (n) => {
+          const { cps, cpuCycles } = await round(withoutLog, n >= 0)
+          return { cpsNoLog: cps, cpuCyclesNoLog: cpuCycles }
+        },
       },
       { rounds: ctx.rounds(5), warmup: ctx.scale(1, 0) },
     )
