@@ -48,7 +48,7 @@ export default {
     },
     {
       key: 'cpuCyclesVsNoLog',
-      label: "the same with the log, against without (the log's cost to the JavaScript thread)",
+      label: 'the same with the log, against without',
       unit: 'cycles/s',
       baseline: 'cpuCyclesNoLog',
     },
