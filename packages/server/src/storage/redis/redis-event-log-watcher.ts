@@ -127,13 +127,18 @@ export class RedisEventLogWatcher implements EventLogWatcher {
    */
   private told(message: Buffer): void {
     const firstBreak = message.indexOf(NEWLINE)
-    if (firstBreak === -1) return this.toldPairs(message.toString())
+    if (firstBreak === -1) {
+      this.toldPairs(message.toString())
+      return
+    }
     const secondBreak = message.indexOf(NEWLINE, firstBreak + 1)
     const words = message.toString('utf8', 0, firstBreak).split(' ')
     const ends: number[] = []
     let end = secondBreak + 1
-    for (const length of message.toString('latin1', firstBreak + 1, secondBreak).split(' '))
-      ends.push((end += Number(length)))
+    for (const length of message.toString('latin1', firstBreak + 1, secondBreak).split(' ')) {
+      end += Number(length)
+      ends.push(end)
+    }
     const found = new Map<string, Found>()
     for (let index = 0; index + 3 < words.length; index += 4) {
       const subscriptionId = words[index] as string
