@@ -6,7 +6,6 @@
  * a connection of its own: `duplicate()` one.
  */
 import type { Redis } from 'ioredis'
-import { writeOncePerTurn } from './redis-turn-writes.js'
 
 /** The prefix of every key when none is configured. */
 export const DEFAULT_REDIS_KEY_PREFIX = 'openness:'
@@ -34,8 +33,6 @@ export async function connectRedis(target: RedisTarget, name = 'openness'): Prom
     // cannot reach Redis is not ready (docs/cluster.md), and its requests wait or time out at the HTTP level.
     maxRetriesPerRequest: null,
   })
-  // A turn's commands leave in one write (redis-turn-writes.ts): the node's shared client sends many a turn.
-  writeOncePerTurn(client)
   await client.connect()
   return client
 }
