@@ -53,7 +53,8 @@ export interface ReaderEvents {
 /** What a reader waits for: a wake-up from the watcher, or its page written. */
 interface Waiting {
   kind: 'wake' | 'written'
-  resolve(goOn: boolean): void
+  /** Whether to go on; with the page the wake-up carried (the events right after the position watched). */
+  resolve(goOn: boolean | EventLogPage): void
 }
 
 export class LoggedChannelReader {
@@ -104,10 +105,13 @@ export class LoggedChannelReader {
     return this.buffer.size
   }
 
-  /** The watcher named the subscription: its log holds events after the position watched. */
-  wake(): void {
+  /**
+   * The watcher named the subscription: its log holds events after the position watched; `page`, when the
+   * wake-up carried them, the events right after that position (the reader then does not read them).
+   */
+  wake(page?: EventLogPage): void {
     if (this.waiting?.kind !== 'wake') return
-    this.settle(true)
+    this.settle(page ?? true)
   }
 
   /**
@@ -140,8 +144,10 @@ export class LoggedChannelReader {
       this.channel.inform(cutNotice(unconfirmed.first, unconfirmed.last))
     let after: number | 'acknowledged' = resumeFrom ?? 'acknowledged'
     let resuming = resumeFrom !== undefined
+    let woken: EventLogPage | undefined
     while (this.isReading) {
-      const page = await this.read(after)
+      const page = woken ?? (await this.read(after))
+      woken = undefined
       if (page === undefined || !this.isReading) continue
       if (page.reader !== undefined && page.reader !== this.readerId) break
       if (resuming && page.lastSequence < page.after) {
@@ -168,7 +174,9 @@ export class LoggedChannelReader {
       } else {
         after = page.after
       }
-      if (!(await this.watch(after))) break
+      const goOn = await this.watch(after)
+      if (goOn === false) break
+      if (goOn !== true) woken = goOn
     }
     await this.acknowledged
     // A node that drains says so on the channel's last line, and lets the claim go: the channel ends cleanly,
@@ -223,12 +231,15 @@ export class LoggedChannelReader {
     return this.wait('written', () => this.checkWritten())
   }
 
-  private watch(after: number): Promise<boolean> {
+  /** Resolves once woken: false to stop, else true, or the page the wake-up carried. */
+  private watch(after: number): Promise<boolean | EventLogPage> {
     return this.wait('wake', () => this.context.watch(this.subscriptionId, after, this.readerId))
   }
 
   /** Waits for `kind`, set up before `start` runs so that a wake-up it causes at once is not missed. */
-  private wait(kind: Waiting['kind'], start: () => void): Promise<boolean> {
+  private wait(kind: 'written', start: () => void): Promise<boolean>
+  private wait(kind: 'wake', start: () => void): Promise<boolean | EventLogPage>
+  private wait(kind: Waiting['kind'], start: () => void): Promise<boolean | EventLogPage> {
     return new Promise((resolve) => {
       this.waiting = { kind, resolve }
       start()
@@ -240,7 +251,7 @@ export class LoggedChannelReader {
     if (this.buffer.size === 0 && !this.channel.isPaused) this.settle(true)
   }
 
-  private settle(goOn: boolean): void {
+  private settle(goOn: boolean | EventLogPage): void {
     const waiting = this.waiting
     this.waiting = undefined
     waiting?.resolve(goOn)

@@ -13,7 +13,13 @@
 import { randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { Journal } from '../platform/journal/journal.js'
-import type { Clock, EventLogWatcher, SubscriptionEventLog, Timer } from '../platform/ports.js'
+import type {
+  Clock,
+  EventLogPage,
+  EventLogWatcher,
+  SubscriptionEventLog,
+  Timer,
+} from '../platform/ports.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
 import type { DeliveryCounts } from './delivery-counts.js'
@@ -332,7 +338,10 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
   private watch(subscriptionId: string, after: number, readerId?: string): void {
     if (this.closed) return
     this.watcher ??= this.options.log
-      .openWatcher((subscriptionIds) => this.wake(subscriptionIds), this.options.nodeId)
+      .openWatcher(
+        (subscriptionIds, pages) => this.wake(subscriptionIds, pages),
+        this.options.nodeId,
+      )
       .catch((error: unknown) => {
         this.options.onError(new Error('event log: opening the watcher failed', { cause: error }))
         this.watcher = undefined
@@ -349,10 +358,11 @@ export class LoggedSubscriptionOutlets implements ChannelOutlets {
     void this.watcher?.then((watcher) => watcher?.unwatch(subscriptionId))
   }
 
-  private wake(subscriptionIds: string[]): void {
+  /** Wakes the readers of `subscriptionIds`: a channel handed its page by the watcher does not read it. */
+  private wake(subscriptionIds: string[], pages?: ReadonlyMap<string, EventLogPage>): void {
     for (const subscriptionId of subscriptionIds) {
       const subscription = this.subscriptions.get(subscriptionId)
-      subscription?.channel?.wake()
+      subscription?.channel?.wake(pages?.get(subscriptionId))
       subscription?.webhook?.wake()
     }
   }

@@ -380,11 +380,19 @@ export interface SubscriptionEventLog {
    * claimed it (readers are named `{nodeId}/...`), so a node watches the logs its own readers claimed; any
    * other is found at the watcher's periodic check (on Redis every 30 s).
    */
-  openWatcher(
-    onEvents: (subscriptionIds: string[]) => void,
-    nodeId: string,
-  ): Promise<EventLogWatcher>
+  openWatcher(onEvents: EventLogWakeListener, nodeId: string): Promise<EventLogWatcher>
 }
+
+/**
+ * Told of the subscriptions a watcher woke (SubscriptionEventLog.openWatcher). `pages`, when given, holds for some
+ * of them what a read after the position armed would return of the events that woke it (on Redis, carried by the
+ * wake-up itself): the events right after that position, in order and none missing, and the reader that claimed
+ * the log. A reader handed one need not read; the others read as usual.
+ */
+export type EventLogWakeListener = (
+  subscriptionIds: string[],
+  pages?: ReadonlyMap<string, EventLogPage>,
+) => void
 
 /**
  * The delivery side of subscriptions on one node (docs/subscriptions.md; docs/cluster.md, "Subscriptions"): the

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
+import type { EventLogPage } from '../../src/platform/ports.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
 import type { RedisEventLogWatcherOptions } from '../../src/storage/redis/redis-event-log-watcher.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
@@ -171,7 +172,7 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       }
     })
 
-    it('tells each node once per append call, naming its logs and their last numbers', async () => {
+    it('tells each node once per append call, naming its logs, their numbers and readers, each text once', async () => {
       const client = await fresh()
       const log = redisLog(client)
       await log.claim('a', 'node-w/channel/r1', 60_000)
@@ -194,11 +195,90 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
         )
         await new Promise((resolve) => setTimeout(resolve, 200))
         expect(messages.sort()).toEqual([
-          ['event-log-wake:node-w', 'a 1 b 1 a 2'],
-          ['event-log-wake:node-x', 'c 1'],
+          [
+            'event-log-wake:node-w',
+            'a 1 node-w/channel/r1 0 b 1 node-w/webhooks/r2 0 a 2 node-w/channel/r1 1\n2 2\ne1e2',
+          ],
+          ['event-log-wake:node-x', 'c 1 node-x/channel/r3 0\n2\ne1'],
         ])
       } finally {
         listener.disconnect()
+      }
+    })
+
+    it('hands an armed reader the events its wake-up carried, as a read would give them', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      await log.claim('a', 'node-w/channel/r1', 60_000)
+      await log.claim('b', 'node-w/channel/r2', 60_000)
+      await log.append('b', 'before', 60_000)
+      const woken: { ids: string[]; pages: [string, EventLogPage][] }[] = []
+      const watcher = await log.openWatcher(
+        (ids, pages) => woken.push({ ids, pages: [...(pages ?? [])] }),
+        'node-w',
+      )
+      try {
+        watcher.watch('a', 0, 'node-w/channel/r1')
+        watcher.watch('b', 1, 'node-w/channel/r2')
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        // Texts of several bytes a character: the message counts bytes.
+        const texts = ['{"name":"Gaëlle ☎"}', 'e2', '{"name":"Léa"}']
+        await log.appendBatch(
+          [
+            { subscriptionIds: ['a', 'b'], event: texts[0] ?? '' },
+            { subscriptionIds: ['a'], event: texts[1] ?? '' },
+            { subscriptionIds: ['b'], event: texts[2] ?? '' },
+          ],
+          60_000,
+        )
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(woken).toEqual([
+          {
+            ids: ['a', 'b'],
+            pages: [
+              ['a', await log.read('a', 0, 256)],
+              ['b', await log.read('b', 1, 256)],
+            ],
+          },
+        ])
+        expect(woken[0]?.pages[1]?.[1].events.map((event) => event.event)).toEqual([
+          texts[0],
+          texts[2],
+        ])
+      } finally {
+        await watcher.close()
+      }
+    })
+
+    it('wakes without a page a reader the wake-up does not carry on from, or whose log another reader claimed', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      const woken: { ids: string[]; pages: string[] }[] = []
+      const watcher = await log.openWatcher(
+        (ids, pages) => woken.push({ ids, pages: [...(pages ?? new Map()).keys()] }),
+        'node-w',
+      )
+      const raw = new Redis(redis.target.url)
+      try {
+        // Nothing logged, nothing claimed: arming wakes nothing; the messages below are the append script's.
+        watcher.watch('behind', 1, 'node-w/channel/r1')
+        watcher.watch('replaced', 0, 'node-w/channel/r2')
+        watcher.watch('gap', 0, 'node-w/channel/r3')
+        watcher.watch('old', 5, 'node-w/channel/r4')
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const channel = `${redis.target.keyPrefix}event-log-wake:node-w`
+        await raw.publish(
+          channel,
+          [
+            'behind 3 node-w/channel/r1 0 replaced 1 node-w/channel/other 0',
+            'gap 1 node-w/channel/r3 0 gap 3 node-w/channel/r3 0 old 4 node-w/channel/r4 0',
+          ].join(' ') + '\n1\nx',
+        )
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(woken).toEqual([{ ids: ['behind', 'replaced', 'gap'], pages: [] }])
+      } finally {
+        raw.disconnect()
+        await watcher.close()
       }
     })
 

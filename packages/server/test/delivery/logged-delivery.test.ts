@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { afterEach, describe, expect, it } from 'vitest'
+import type { SubscriptionEventLog } from '../../src/platform/ports.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
 import {
@@ -48,10 +49,16 @@ describeWithRedis('delivery on the Redis event log', (redis) => {
       for (const node of nodes.splice(0)) await node.close()
     })
 
-    async function start(name: string, records: ReturnType<typeof subscriptionRecord>[]) {
-      const log = new RedisSubscriptionEventLog(await redis.client(), {
-        watcher: { connectionName: watchName },
-      })
+    async function start(
+      name: string,
+      records: ReturnType<typeof subscriptionRecord>[],
+      wrap: (log: SubscriptionEventLog) => SubscriptionEventLog = (log) => log,
+    ) {
+      const log = wrap(
+        new RedisSubscriptionEventLog(await redis.client(), {
+          watcher: { connectionName: watchName },
+        }),
+      )
       const node = await startDeliveryNode({
         name,
         log,
@@ -87,6 +94,48 @@ describeWithRedis('delivery on the Redis event log', (redis) => {
       const probe = new RedisSubscriptionEventLog(await redis.client())
       for (const record of [records[0], records[999]])
         expect((await probe.read(record?.subscriptionId ?? '', 0, 10)).lastSequence).toBe(1)
+    })
+
+    it('delivers the events a wake-up carried without reading the log, every one once, in order', async () => {
+      const records = Array.from({ length: 2 }, () => subscriptionRecord(ALICE))
+      const a = await start('A', records)
+      const reads: number[] = []
+      const b = await start(
+        'B',
+        records,
+        (log) =>
+          new Proxy(log, {
+            get(target, property, receiver) {
+              if (property === 'read')
+                return (id: string, after: number | 'acknowledged', max: number) => {
+                  reads.push(reads.length)
+                  return target.read(id, after, max)
+                }
+              const value = Reflect.get(target, property, receiver)
+              return typeof value === 'function' ? value.bind(target) : value
+            },
+          }),
+      )
+      const clients = await Promise.all(records.map((record) => b.open(record.subscriptionId)))
+      // Each channel reads once as it opens (after the acknowledged position), finds nothing, and waits.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(reads).toHaveLength(2)
+      for (let round = 1; round <= 3; round++) {
+        a.router.publish(aliceEvent(2 * round - 1))
+        a.router.publish(aliceEvent(2 * round))
+        for (const client of clients)
+          expect(await nextEvents(client, 2)).toEqual([
+            aliceEvent(2 * round - 1),
+            aliceEvent(2 * round),
+          ])
+      }
+      expect(reads).toHaveLength(2)
+      const probe = new RedisSubscriptionEventLog(await redis.client())
+      for (const record of records) {
+        const page = await probe.read(record.subscriptionId, 'acknowledged', 10)
+        expect([page.after, page.lastSequence]).toEqual([6, 6])
+      }
+      for (const client of clients) client.close()
     })
 
     it('reads every channel of a node through one watcher connection, blocked in XREAD', async () => {

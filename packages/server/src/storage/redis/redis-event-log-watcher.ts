@@ -3,8 +3,10 @@
  * tells the node of each log's reader (the claim `queue-reader:{id}` names it: `{nodeId}/...`) on that node's
  * wake channel, `{prefix}event-log-wake:{nodeId}`, once per script call: the subscriptions appended to and their
  * last numbers. The watcher listens on a connection of its own, subscribed once: arming and disarming send
- * nothing, and a wake-up costs Redis one PUBLISH however many channels the node holds. A claim taken from a reader
- * of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
+ * nothing, and a wake-up costs Redis one PUBLISH however many channels the node holds. The message carries the
+ * events appended (each text once) with their numbers and the logs' readers: a reader armed right before the first
+ * of them, and named by the claim, is handed them as its page (`onEvents`' pages), without reading the log. A claim
+ * taken from a reader of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
  *
  * Arming checks the log once (one MGET of the sequence keys, and the claims of the readers that name themselves,
  * armed in the same turn): events appended before a claim named this node, or whose message raced with the read
@@ -14,7 +16,12 @@
  * that lapsed, delays a wake-up by that much at most.
  */
 import type { Redis } from 'ioredis'
-import type { EventLogWatcher } from '../../platform/ports.js'
+import type {
+  EventLogPage,
+  EventLogWakeListener,
+  EventLogWatcher,
+  LoggedEvent,
+} from '../../platform/ports.js'
 
 /** How the watcher runs. */
 export interface RedisEventLogWatcherOptions {
@@ -34,6 +41,15 @@ export function wakeChannel(keyPrefix: string, nodeId: string): string {
 /** In a wake message, a number that wakes whatever the position armed: the log was claimed by another reader. */
 export const CLAIMED = 'claimed'
 
+/** What a wake message told of an armed subscription: its events, the reader named, whether they follow on. */
+interface Found {
+  events: LoggedEvent[]
+  reader: string
+  follows: boolean
+}
+
+const NEWLINE = 10
+
 export class RedisEventLogWatcher implements EventLogWatcher {
   /** Armed subscriptions, by id: the position each is watched from, and the reader that armed it if named. */
   private readonly armed = new Map<string, { after: number; reader: string | undefined }>()
@@ -46,7 +62,7 @@ export class RedisEventLogWatcher implements EventLogWatcher {
   private constructor(
     private readonly client: Redis,
     private readonly listener: Redis,
-    private readonly onEvents: (subscriptionIds: string[]) => void,
+    private readonly onEvents: EventLogWakeListener,
     private readonly options: RedisEventLogWatcherOptions,
   ) {
     this.timer = setInterval(() => this.checkAll(), options.checkMs ?? 30_000)
@@ -57,7 +73,7 @@ export class RedisEventLogWatcher implements EventLogWatcher {
   static async open(
     client: Redis,
     nodeId: string,
-    onEvents: (subscriptionIds: string[]) => void,
+    onEvents: EventLogWakeListener,
     options: RedisEventLogWatcherOptions = {},
   ): Promise<RedisEventLogWatcher> {
     const listener = client.duplicate({
@@ -66,7 +82,7 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     })
     await listener.connect()
     const watcher = new RedisEventLogWatcher(client, listener, onEvents, options)
-    listener.on('message', (_channel: string, message: string) => watcher.told(message))
+    listener.on('messageBuffer', (_channel: Buffer, message: Buffer) => watcher.told(message))
     // Messages sent while the connection was down are lost (ioredis subscribes again): check what is armed.
     let connected = false
     listener.on('ready', () => {
@@ -105,8 +121,68 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     this.listener.disconnect()
   }
 
-  /** A wake message: `id number` pairs, space-separated. */
-  private told(message: string): void {
+  /**
+   * A wake message: the appends of one script call (`APPEND`: a line of `id number reader text` quadruples, a
+   * line of the texts' lengths in bytes, the texts), or a claim taken (`id claimed`).
+   */
+  private told(message: Buffer): void {
+    const firstBreak = message.indexOf(NEWLINE)
+    if (firstBreak === -1) {
+      this.toldPairs(message.toString())
+      return
+    }
+    const secondBreak = message.indexOf(NEWLINE, firstBreak + 1)
+    const words = message.toString('utf8', 0, firstBreak).split(' ')
+    const ends: number[] = []
+    let end = secondBreak + 1
+    for (const length of message.toString('latin1', firstBreak + 1, secondBreak).split(' ')) {
+      end += Number(length)
+      ends.push(end)
+    }
+    const found = new Map<string, Found>()
+    for (let index = 0; index + 3 < words.length; index += 4) {
+      const subscriptionId = words[index] as string
+      const armed = this.armed.get(subscriptionId)
+      const sequence = Number(words[index + 1])
+      if (armed === undefined || sequence <= armed.after) continue
+      const reader = words[index + 2] as string
+      const text = Number(words[index + 3])
+      const start = text === 0 ? secondBreak + 1 : (ends[text - 1] as number)
+      const event = { sequence, event: message.toString('utf8', start, ends[text]) }
+      const before = found.get(subscriptionId)
+      if (before === undefined)
+        found.set(subscriptionId, {
+          events: [event],
+          reader,
+          follows: sequence === armed.after + 1 && reader === armed.reader,
+        })
+      else {
+        before.follows &&=
+          reader === before.reader && sequence === (before.events.at(-1)?.sequence ?? 0) + 1
+        before.events.push(event)
+      }
+    }
+    const woken: string[] = []
+    const pages = new Map<string, EventLogPage>()
+    for (const [subscriptionId, { events, reader, follows }] of found) {
+      const armed = this.armed.get(subscriptionId)
+      if (armed === undefined) continue
+      this.armed.delete(subscriptionId)
+      woken.push(subscriptionId)
+      if (follows)
+        pages.set(subscriptionId, {
+          events,
+          lost: 0,
+          after: armed.after,
+          lastSequence: events.at(-1)?.sequence ?? armed.after,
+          reader,
+        })
+    }
+    this.name(woken, pages)
+  }
+
+  /** `id number` pairs, space-separated: `claimed` for a number wakes whatever the position. */
+  private toldPairs(message: string): void {
     const woken: string[] = []
     const parts = message.split(' ')
     for (let index = 0; index + 1 < parts.length; index += 2) {
@@ -156,10 +232,10 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     this.name(woken)
   }
 
-  private name(woken: string[]): void {
+  private name(woken: string[], pages?: ReadonlyMap<string, EventLogPage>): void {
     if (woken.length === 0 || this.closed) return
     try {
-      this.onEvents(woken)
+      this.onEvents(woken, pages)
     } catch (error) {
       this.options.onError?.(error)
     }

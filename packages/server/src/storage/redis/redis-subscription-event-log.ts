@@ -10,6 +10,7 @@ import type {
   ClaimedLog,
   EventAppend,
   EventLogPage,
+  EventLogWakeListener,
   EventLogWatcher,
   LoggedEvent,
   SubscriptionEventLog,
@@ -171,10 +172,7 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     await this.client.del(...allLogKeys(subscriptionId))
   }
 
-  openWatcher(
-    onEvents: (subscriptionIds: string[]) => void,
-    nodeId: string,
-  ): Promise<EventLogWatcher> {
+  openWatcher(onEvents: EventLogWakeListener, nodeId: string): Promise<EventLogWatcher> {
     return RedisEventLogWatcher.open(this.client, nodeId, onEvents, this.options.watcher)
   }
 

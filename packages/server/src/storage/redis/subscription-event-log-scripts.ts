@@ -54,8 +54,9 @@ export function sequenceOf(entryId: string): number {
  * the stream trimmed exactly to the capacity (the oldest dropped), and every key's time to live set. When the
  * event has an origin, a subscription whose origin key holds it or a later one is passed over (its number 0),
  * and the others keep it. Then each node whose reader claimed a log appended to is told, once for the call, on
- * its wake channel: `id number` pairs (redis-event-log-watcher.ts). Returns the sequence numbers, events after
- * events.
+ * its wake channel, what was appended to those logs (redis-event-log-watcher.ts, `wakeMessage`): a first line of
+ * `id number reader text` quadruples (`text` the index of the event's text in the message), a second of the
+ * texts' lengths in bytes, then the texts, each once. Returns the sequence numbers, events after events.
  */
 export const APPEND = new RedisScript(`
 local capacity, ttl, channel, idFrom = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]) + 1
@@ -80,15 +81,28 @@ for g = 5, #ARGV, 3 do
       local reader = redis.call('GET', KEYS[k + 4])
       local node = reader and string.match(reader, '^([^/]+)/')
       if node then
-        local told = wakes[node] or {}
-        told[#told + 1] = string.sub(KEYS[k], idFrom) .. ' ' .. sequence
-        wakes[node] = told
+        local wake = wakes[node]
+        if not wake then
+          wake = { told = {}, texts = {}, lengths = {}, index = {} }
+          wakes[node] = wake
+        end
+        local text = wake.index[g]
+        if not text then
+          text = #wake.texts
+          wake.index[g] = text
+          wake.texts[text + 1] = event
+          wake.lengths[text + 1] = #event
+        end
+        wake.told[#wake.told + 1] = string.sub(KEYS[k], idFrom) .. ' ' .. sequence .. ' ' .. reader .. ' ' .. text
       end
     end
     k = k + 5
   end
 end
-for node, told in pairs(wakes) do redis.call('PUBLISH', channel .. node, table.concat(told, ' ')) end
+for node, wake in pairs(wakes) do
+  redis.call('PUBLISH', channel .. node,
+    table.concat(wake.told, ' ') .. '\\n' .. table.concat(wake.lengths, ' ') .. '\\n' .. table.concat(wake.texts))
+end
 return sequences
 `)
 
