@@ -195,9 +195,7 @@ async function runOne(benchmark, shared, generator) {
   }
   const { ctx, samples, notes, generators } = context(benchmark, shared, generator)
   // More rounds than a benchmark's own (at least 3) take longer: its bound grows with them.
-  const timeoutS = smoke
-    ? 90
-    : (benchmark.timeoutS ?? 150) * Math.max(1, (roundsOverride ?? 0) / 3)
+  const timeoutS = smoke ? 90 : (benchmark.timeoutS ?? 150) * Math.max(1, (roundsOverride ?? 0) / 3)
   const started = performance.now()
   const cpuBefore = { machine: machineCpuMs(), ours: processTreeCpuMs() }
   let error
