@@ -129,6 +129,13 @@ export default {
       unit: 'cycles/s',
       baseline: 'calls.embedded',
     },
+    {
+      key: 'callsBusy.one',
+      label: 'REST call cycles at saturation (more pairs), one cluster node',
+      unit: 'cycles/s',
+      baseline: 'callsBusy.embedded',
+    },
+    { key: 'callsBusy.embedded', label: '  embedded (baseline)', unit: 'cycles/s' },
     { key: 'callsP99.one', label: 'answer → event p99, one cluster node', unit: 'ms' },
     { key: 'callsP99.embedded', label: '  embedded (baseline)', unit: 'ms' },
     { key: 'callsP99.three', label: '  three cluster nodes', unit: 'ms' },
@@ -153,9 +160,12 @@ export default {
       const connections = ctx.scale(48, 6)
       const durationS = ctx.scale(4, 1)
       const pairs = ctx.scale(3, 1)
+      // With 3 pairs a cluster node waits on its round trips (the cycles are bound by latency); with more, each
+      // setup is bound by the CPU it takes of the machine's two cores, its PostgreSQL and Redis included.
+      const busyPairs = ctx.scale(12, 2)
       const callMs = ctx.scale(3_000, 500)
       ctx.usedGenerator(
-        `${generator === 'wrk' ? 'wrk -t1' : 'node loader'}, ${connections} connections in all; ${pairs} call pairs`,
+        `${generator === 'wrk' ? 'wrk -t1' : 'node loader'}, ${connections} connections in all; ${pairs} call pairs, ${busyPairs} at saturation`,
       )
       // One session per setup, opened on its first node: the cluster's nodes all take its cookie.
       const cookies = {}
@@ -184,14 +194,19 @@ export default {
         { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
       )
 
-      const callLoaders = {}
-      for (const [name, nodes] of Object.entries(setups)) {
-        const loader = new IpcChild(LOADER)
-        loaders.push(loader)
-        await loader.ready
-        await loader.call('setup', { ports: nodes.map((node) => node.port), pairs })
-        callLoaders[name] = loader
+      /** A loader per setup for `count` pairs (its users spread over the setup's nodes). */
+      const loadersFor = async (names, count) => {
+        const made = {}
+        for (const name of names) {
+          const loader = new IpcChild(LOADER)
+          loaders.push(loader)
+          await loader.ready
+          await loader.call('setup', { ports: setups[name].map((node) => node.port), pairs: count })
+          made[name] = loader
+        }
+        return made
       }
+      const callLoaders = await loadersFor(Object.keys(setups), pairs)
       const calls = (name) => async () => {
         const { cycles, seconds, latencies } = await callLoaders[name].call('round', {
           durationMs: callMs,
@@ -200,6 +215,16 @@ export default {
       }
       await ctx.interleave(
         { embedded: calls('embedded'), one: calls('one'), three: calls('three') },
+        { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
+      )
+      for (const loader of Object.values(callLoaders)) await loader.exit()
+      const busyLoaders = await loadersFor(['embedded', 'one'], busyPairs)
+      const busy = (name) => async () => {
+        const { cycles, seconds } = await busyLoaders[name].call('round', { durationMs: callMs })
+        return { [`callsBusy.${name}`]: cycles / seconds }
+      }
+      await ctx.interleave(
+        { embedded: busy('embedded'), one: busy('one') },
         { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
       )
       ctx.note(

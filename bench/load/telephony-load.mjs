@@ -92,7 +92,12 @@ async function party([login, deviceId], port) {
         },
       })
     })
-  return { login, deviceId, port, cookie, waitFor, close: () => channel.destroy() }
+  /** Ends the channel and closes the session (its subscription with it), so that a later loader starts clean. */
+  const close = async () => {
+    channel.destroy()
+    await http(port, 'DELETE', '/api/rest/1.0/sessions', { cookie }).catch(() => {})
+  }
+  return { login, deviceId, port, cookie, waitFor, close }
 }
 
 const isEvent =
@@ -162,8 +167,8 @@ async function round({ durationMs }) {
 onCommands({
   setup,
   round,
-  exit: () => {
-    for (const user of users) user.close()
+  exit: async () => {
+    await Promise.all(users.map((user) => user.close()))
     agent.destroy()
   },
 })
