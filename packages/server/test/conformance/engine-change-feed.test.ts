@@ -58,7 +58,13 @@ describeWithRedis('RedisEngineChangeFeed', (redis: TestRedis) => {
   it('sends the entry in its place even when Redis forgot the script: a command sent once queued runs after it', async () => {
     const client = await fresh()
     const feed = new RedisEngineChangeFeed(client)
-    const empty = { calls: [], removedCalls: [], replaceDevices: false, devices: [], removedDevices: [] }
+    const empty = {
+      calls: [],
+      removedCalls: [],
+      replaceDevices: false,
+      devices: [],
+      removedDevices: [],
+    }
     await feed.publish({ batch: 1, epoch: 1, ...empty })
     // As after a restart of Redis: a script sent by its SHA alone would be refused, then sent again behind
     // what the node sent meanwhile (its events' appends).

@@ -139,9 +139,9 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       }
       expect(commands).toHaveLength(1)
       expect(commands[0]).toMatch(/^eval/)
-      expect(await client.mget('queue-ack:s1', 'queue-ack:s2', 'queue-ack:s3', 'queue-ack:s4')).toEqual(
-        ['1', '2', null, null],
-      )
+      expect(
+        await client.mget('queue-ack:s1', 'queue-ack:s2', 'queue-ack:s3', 'queue-ack:s4'),
+      ).toEqual(['1', '2', null, null])
       // Trimmed through each acknowledged position but the last one kept.
       expect((await client.xrange('queue:s2', '-', '+')).map(([id]) => id)).toEqual(['0-2'])
     })

@@ -222,7 +222,9 @@ export class TelephonyService implements Telephony {
       if (options.onStored !== undefined) state = numbered(state, loaded)
       await options.store.save(state, changes)
       if (state.batch !== undefined)
-        await heldOf(options.onStored?.({ batch: state.batch, before: loaded, after: state, changes }))
+        await heldOf(
+          options.onStored?.({ batch: state.batch, before: loaded, after: state, changes }),
+        )
     }
     const service = new TelephonyService(options, state)
     options.recorder?.seed(allCalls(state))
@@ -583,7 +585,9 @@ function withDevices(state: TelephonyState, devices: readonly DeviceRecord[]): T
 }
 
 /** Whether an `onStored` answer is a publication in two steps. */
-function isPublication(answer: void | Promise<void> | BatchPublication): answer is BatchPublication {
+function isPublication(
+  answer: void | Promise<void> | BatchPublication,
+): answer is BatchPublication {
   return answer !== undefined && !(answer instanceof Promise)
 }
 
