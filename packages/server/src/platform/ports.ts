@@ -578,9 +578,14 @@ export interface EngineChangeFeed {
   /**
    * Adds a stored batch after those published. A batch numbered at or below the last one published starts a
    * new history (the feed forgets the batches it held) unless an owner of a greater epoch published that
-   * last one: then it is a late batch of an older owner, and is dropped.
+   * last one: then it is a late batch of an older owner, and is dropped. Resolves once the feed holds it.
+   * `onQueued`, when given, is called once whatever this node appends to the subscriptions' event logs from
+   * then on is applied after the entry (docs/cluster.md, "Nothing is told before the feed has it"): on Redis
+   * as soon as the entry's command is sent, on the connection the logs' appends share, which Redis runs in
+   * order; on memory once the entry is held. A feed that does not call it leaves its caller to wait for the
+   * promise.
    */
-  publish(batch: EngineBatch): Promise<void>
+  publish(batch: EngineBatch, onQueued?: () => void): Promise<void>
   /** At most `max` (at least 1) of the batches after the number `after`, oldest first. */
   read(after: number, max: number): Promise<EngineBatchPage>
   /**

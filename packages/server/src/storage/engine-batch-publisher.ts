@@ -5,7 +5,7 @@
  * go on: the followers find the gap and load the state from the database.
  */
 import type { EngineChangeFeed } from '../platform/ports.js'
-import type { StoredBatch } from '../platform/telephony/telephony-service.js'
+import type { BatchPublication, StoredBatch } from '../platform/telephony/telephony-service.js'
 import { encodeEngineBatch } from './engine-batch-json.js'
 
 export class EngineBatchPublisher {
@@ -14,7 +14,7 @@ export class EngineBatchPublisher {
   readonly #onError: (error: unknown) => void
   /** The rest of the batch last encoded: the next batch carries its rest only when it differs. */
   #lastRest: string | undefined
-  /** The publication under way: each waits for the one before, so that the feed receives them in order. */
+  /** The publications under way: `idle` waits for them all. */
   #tail: Promise<void> = Promise.resolve()
 
   constructor(feed: EngineChangeFeed, epoch: number, onError: (error: unknown) => void = () => {}) {
@@ -24,15 +24,22 @@ export class EngineBatchPublisher {
   }
 
   /**
-   * Encodes the stored batch at once and publishes it after those before it; resolves once it is on the feed
-   * (or its failure reported: never rejects), so that the engine tells nobody of the batch before a follower
-   * can find it there.
+   * Encodes the stored batch and publishes it at once (the engine stores one batch at a time, and the feed
+   * keeps the order it is sent in). `queued` resolves once the events appended from then on come after the
+   * entry (the feed's `onQueued`, or once it is held); `held` once it is on the feed (or its failure
+   * reported). Neither rejects. The engine appends the batch's events after `queued` and tells its clients
+   * after `held`, so that nobody learns of the batch before a follower can find it there.
    */
-  readonly stored = (stored: StoredBatch): Promise<void> => {
+  readonly stored = (stored: StoredBatch): BatchPublication => {
     const batch = encodeEngineBatch(stored, this.#epoch, this.#lastRest)
     if (batch.rest !== undefined) this.#lastRest = batch.rest
-    this.#tail = this.#tail.then(() => this.#feed.publish(batch)).catch(this.#onError)
-    return this.#tail
+    let onQueued: () => void = () => {}
+    const queued = new Promise<void>((resolve) => {
+      onQueued = resolve
+    })
+    const held = this.#feed.publish(batch, onQueued).catch(this.#onError)
+    this.#tail = Promise.all([this.#tail, held]).then(() => {})
+    return { queued: Promise.race([queued, held]), held }
   }
 
   /** Resolves once every batch told so far is published (or reported as failed). */

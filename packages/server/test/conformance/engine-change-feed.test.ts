@@ -55,6 +55,28 @@ describeWithRedis('RedisEngineChangeFeed', (redis: TestRedis) => {
     expect(entries[0]?.[1].slice(0, 2)).toEqual(['e', '7'])
   })
 
+  it('sends the entry in its place even when Redis forgot the script: a command sent once queued runs after it', async () => {
+    const client = await fresh()
+    const feed = new RedisEngineChangeFeed(client)
+    const empty = {
+      calls: [],
+      removedCalls: [],
+      replaceDevices: false,
+      devices: [],
+      removedDevices: [],
+    }
+    await feed.publish({ batch: 1, epoch: 1, ...empty })
+    // As after a restart of Redis: a script sent by its SHA alone would be refused, then sent again behind
+    // what the node sent meanwhile (its events' appends).
+    await client.script('FLUSH')
+    let after: Promise<unknown> | undefined
+    await feed.publish({ batch: 2, epoch: 1, ...empty }, () => {
+      after = client.xrange('engine:changes', '-', '+')
+    })
+    const entries = (await after) as [string, string[]][]
+    expect(entries.map(([id]) => id)).toEqual(['0-1', '0-2'])
+  })
+
   it('follows from a connection blocked in XREAD, not polling', async () => {
     const client = await fresh()
     const feed = new RedisEngineChangeFeed(client, { connectionName })

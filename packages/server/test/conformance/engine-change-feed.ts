@@ -89,6 +89,24 @@ export function engineChangeFeedConformance(open: OpenEngineChangeFeed): void {
     expect(await feed.read(2, 10)).toEqual({ batches: [batch(4)], missing: true })
   })
 
+  it('calls onQueued before the batch is held, and what the node sends after it finds the batch there', async () => {
+    const { feed } = await open()
+    await publish(feed, 1, 1)
+    let readAfter: Promise<EngineBatchPage> | undefined
+    let heldFirst = false
+    const held = feed
+      .publish(batch(2), () => {
+        // Sent once queued, before the publication resolved: the feed runs it after the entry.
+        readAfter = feed.read(1, 10)
+      })
+      .then(() => {
+        heldFirst = readAfter === undefined
+      })
+    await held
+    expect(heldFirst).toBe(false)
+    expect(numbers(await (readAfter as Promise<EngineBatchPage>))).toEqual([2])
+  })
+
   it('drops a late batch of an older owner, and starts a new history under the same or a newer epoch', async () => {
     const { feed } = await open()
     await publish(feed, 1, 3, 2)

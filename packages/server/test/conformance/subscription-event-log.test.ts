@@ -109,6 +109,57 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       for (const key of keys) expect(await client.pttl(key)).toBeGreaterThan(115_000)
     })
 
+    it('acknowledges the logs of one turn in one script call, each as if alone', async () => {
+      const client = await fresh()
+      const log = redisLog(client, 10, 1)
+      for (const id of ['s1', 's2', 's3']) await log.appendMany([id], 'e', 60_000)
+      await log.appendMany(['s1', 's2'], 'f', 60_000)
+      await log.claim('s3', 'other', 60_000)
+      const monitor = new Redis(redis.target.url)
+      const commands: string[] = []
+      try {
+        const watching = await monitor.monitor()
+        watching.on('monitor', (_time: string, args: string[], source: string) => {
+          if (source !== 'lua' && args.some((arg) => arg.startsWith(redis.target.keyPrefix)))
+            commands.push((args[0] ?? '').toLowerCase())
+        })
+        await Promise.all([
+          log.acknowledge('s1', 1),
+          // Past the last number given: acknowledged through the last.
+          log.acknowledge('s2', 9),
+          // Another reader claimed it: nothing moves.
+          log.acknowledge('s3', 1, 'mine'),
+          // An unknown subscription: no key made.
+          log.acknowledge('s4', 1),
+        ])
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        watching.disconnect()
+      } finally {
+        monitor.disconnect()
+      }
+      expect(commands).toHaveLength(1)
+      expect(commands[0]).toMatch(/^eval/)
+      expect(
+        await client.mget('queue-ack:s1', 'queue-ack:s2', 'queue-ack:s3', 'queue-ack:s4'),
+      ).toEqual(['1', '2', null, null])
+      // Trimmed through each acknowledged position but the last one kept.
+      expect((await client.xrange('queue:s2', '-', '+')).map(([id]) => id)).toEqual(['0-2'])
+    })
+
+    it('sends the acknowledgements asked before a claim ahead of it, as if each had been sent at once', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      await log.appendMany(['s'], 'e1', 60_000)
+      await log.appendMany(['s'], 'e2', 60_000)
+      await log.claim('s', 'old', 60_000)
+      // The old reader acknowledges, then a new one claims in the same turn: the claim finds it acknowledged.
+      const acknowledged = log.acknowledge('s', 2, 'old')
+      const claimed = await log.claim('s', 'new', 60_000)
+      await acknowledged
+      expect(await client.get('queue-ack:s')).toBe('2')
+      expect(claimed).toEqual({ unconfirmed: { first: 1, last: 2 } })
+    })
+
     it('appends to hundreds of subscriptions in one call, across several script runs', async () => {
       const log = redisLog(await fresh())
       const ids = Array.from({ length: 600 }, (_, index) => `s${index}`)

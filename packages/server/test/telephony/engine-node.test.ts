@@ -262,6 +262,36 @@ describe('EngineNode over memory adapters', () => {
     expect(callOf(a.node.state, callRef)).toBeDefined()
   })
 
+  it('appends a batch’s events once its feed entry is queued, and answers only once the feed holds it', async () => {
+    // The entry is held at once and queued, but the feed's answer waits for the gate.
+    let opened: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      opened = resolve
+    })
+    let holding = false
+    const queuedFirst: EngineChangeFeed = {
+      publish: async (batch, onQueued) => {
+        const held = feed.publish(batch, onQueued)
+        if (holding) await gate
+        return held
+      },
+      read: (after, max) => feed.read(after, max),
+      follow: (after, onPage) => feed.follow(after, onPage),
+    }
+    const a = await node('a', undefined, queuedFirst)
+    await roleOf(a.node, 'owner')
+    holding = true
+
+    const made = a.node.execute(makeCall('alice', '1001', '1002'))
+    await until(() => a.sink.lines.includes('OnCallCreated bob'), 'the events are published')
+    // Told to the subscriptions' logs, which take them after the entry; nobody answered or shown the call yet.
+    expect(await hasSettled(made)).toBe(false)
+    expect(allCalls(a.node.state)).toStrictEqual([])
+    opened()
+    const { callRef = '' } = await made
+    expect(callOf(a.node.state, callRef)).toBeDefined()
+  })
+
   it("gives a follower's snapshot to the owner, which publishes it", async () => {
     const a = await node('a')
     await roleOf(a.node, 'owner')

@@ -16,6 +16,7 @@ import type {
 import { EngineFencedError } from './engine-fenced-error.js'
 import type { EngineRequestHandler } from './engine-request.js'
 import {
+  type BatchPublication,
   type StoredBatch,
   TelephonyService,
   type TelephonyServiceOptions,
@@ -30,8 +31,11 @@ export interface EngineOptions
 
 /** Publishes a term's stored batches on the change feed (storage/engine-batch-publisher.ts). */
 export interface BatchPublisher {
-  /** Told of each batch once stored (TelephonyServiceOptions.onStored); resolves once it is published. */
-  readonly stored: (stored: StoredBatch) => Promise<void>
+  /**
+   * Told of each batch once stored (TelephonyServiceOptions.onStored): its publication, queued (its events
+   * may be appended) then held (its clients may be told).
+   */
+  readonly stored: (stored: StoredBatch) => BatchPublication
   /** Resolves once every batch told so far is published (or reported as failed). */
   idle(): Promise<void>
 }

@@ -82,9 +82,10 @@ export interface TelephonyServiceOptions {
    * carries its batch's number (`TelephonyState.batch`, one more than the stored state's); without it
    * nothing is numbered and every save writes what it wrote before. When it returns a promise (never
    * rejected), the batch's events and answers wait for it: a client told of a call by the owner finds it on
-   * any node that catches up with the feed.
+   * any node that catches up with the feed. When it returns a `BatchPublication`, the events wait for its
+   * `queued` only (their appends then land after the feed's entry), the answers and the state for `held`.
    */
-  onStored?: (stored: StoredBatch) => void | Promise<void>
+  onStored?: (stored: StoredBatch) => void | Promise<void> | BatchPublication
   /**
    * Resolves once every event published so far is in the subscriptions' logs (cluster mode, with `onStored`:
    * LoggedSubscriptionOutlets.settled). With it, each stored state carries the events of the batches not yet
@@ -104,6 +105,16 @@ export interface StoredBatch {
   after: TelephonyState
   /** The calls the batch's commands added, changed or removed. */
   changes: CallChanges
+}
+
+/**
+ * A stored batch's publication on the change feed, in two steps (EngineBatchPublisher.stored); neither
+ * rejects. `queued`: the events published from then on reach the subscriptions' logs after the feed's entry.
+ * `held`: the feed holds the entry; only then may a client be answered or the state be read.
+ */
+export interface BatchPublication {
+  queued: Promise<void>
+  held: Promise<void>
 }
 
 /** What a stored command did, for those who follow the engine. */
@@ -158,7 +169,7 @@ export class TelephonyService implements Telephony {
   readonly #onTimerError: (error: unknown, timer: PendingTimer) => void
   readonly #recorder: CallLogRecorder | undefined
   readonly #onCommitted: ((committed: Committed) => void) | undefined
-  readonly #onStored: ((stored: StoredBatch) => void | Promise<void>) | undefined
+  readonly #onStored: TelephonyServiceOptions['onStored']
   readonly #published: (() => Promise<void>) | undefined
   readonly #metrics: EngineMetrics
   /** The batches published whose events are not yet known to be in the logs, oldest first. */
@@ -211,7 +222,9 @@ export class TelephonyService implements Telephony {
       if (options.onStored !== undefined) state = numbered(state, loaded)
       await options.store.save(state, changes)
       if (state.batch !== undefined)
-        await options.onStored?.({ batch: state.batch, before: loaded, after: state, changes })
+        await heldOf(
+          options.onStored?.({ batch: state.batch, before: loaded, after: state, changes }),
+        )
     }
     const service = new TelephonyService(options, state)
     options.recorder?.seed(allCalls(state))
@@ -376,21 +389,33 @@ export class TelephonyService implements Telephony {
       this.#revert(batch, error)
       return
     }
-    if (changes !== undefined && stored.batch !== undefined)
-      await this.#onStored?.({ batch: stored.batch, before, after: stored, changes })
+    // The origin of each event when the batch keeps them (its index among the batch's events).
+    const numberedAs = outbox.length > 0 ? stored.batch : undefined
+    // Whether the events went out before the answers (a publication in two steps).
+    let told = false
+    if (changes !== undefined && stored.batch !== undefined) {
+      const publication = this.#onStored?.({ batch: stored.batch, before, after: stored, changes })
+      if (isPublication(publication)) {
+        // The events' appends follow the feed's entry without waiting for its answer (one round trip less
+        // before a channel has them); the state and the answers wait for it.
+        await publication.queued
+        this.#publishEvents(batch, numberedAs)
+        told = true
+        await publication.held
+      } else await publication
+    }
     // The next commands run on the numbered state when none ran since, so that it is not stored again.
     if (stored !== last.after && this.#head === last.after) this.#head = stored
     let first = 0
-    // The origin of each event when the batch keeps them (its index among the batch's events).
-    const numberedAs = outbox.length > 0 ? stored.batch : undefined
     let index = 0
     for (const step of batch) {
       const stepRecords = records.slice(first, first + step.drafts.length)
       first += step.drafts.length
       this.#state = step === last ? stored : step.after
-      for (const event of step.events)
-        if (numberedAs === undefined) this.#events.publish(event)
-        else this.#events.publish(event, eventOrigin(numberedAs, index++))
+      if (!told)
+        for (const event of step.events)
+          if (numberedAs === undefined) this.#events.publish(event)
+          else this.#events.publish(event, eventOrigin(numberedAs, index++))
       if (step.after !== step.before || step.events.length > 0)
         this.#onCommitted?.({
           before: step.before,
@@ -405,6 +430,15 @@ export class TelephonyService implements Telephony {
     }
     if (numberedAs !== undefined)
       this.#confirmLater([...this.#unconfirmed, { batch: numberedAs, events: outbox }])
+  }
+
+  /** Publishes the batch's events, command after command, each with its origin when the batch keeps them. */
+  #publishEvents(batch: readonly Step[], numberedAs: number | undefined): void {
+    let index = 0
+    for (const step of batch)
+      for (const event of step.events)
+        if (numberedAs === undefined) this.#events.publish(event)
+        else this.#events.publish(event, eventOrigin(numberedAs, index++))
   }
 
   /**
@@ -548,4 +582,16 @@ function withDevices(state: TelephonyState, devices: readonly DeviceRecord[]): T
   if (missing.length === 0) return state
   const added = Object.fromEntries(missing.map((device) => [device.deviceId, device]))
   return { ...state, devices: { ...state.devices, ...added } }
+}
+
+/** Whether an `onStored` answer is a publication in two steps. */
+function isPublication(
+  answer: void | Promise<void> | BatchPublication,
+): answer is BatchPublication {
+  return answer !== undefined && !(answer instanceof Promise)
+}
+
+/** What an `onStored` answer waits for before the answers: its promise, or its publication's `held`. */
+function heldOf(answer: void | Promise<void> | BatchPublication): Promise<void> | undefined {
+  return isPublication(answer) ? answer.held : answer || undefined
 }

@@ -25,7 +25,13 @@ export class MemoryEngineChangeFeed implements EngineChangeFeed {
     this.#capacity = options.capacity ?? DEFAULT_FEED_CAPACITY
   }
 
-  async publish(batch: EngineBatch): Promise<void> {
+  async publish(batch: EngineBatch, onQueued?: () => void): Promise<void> {
+    this.#add(batch)
+    // Held (or dropped) at once: anything appended from now on comes after it.
+    onQueued?.()
+  }
+
+  #add(batch: EngineBatch): void {
     const last = this.#last
     if (last !== undefined && batch.batch <= last.batch) {
       if (last.epoch > batch.epoch) return

@@ -61,14 +61,21 @@ export class RedisEngineChangeFeed implements EngineChangeFeed {
     this.#options = options
   }
 
-  async publish(batch: EngineBatch): Promise<void> {
+  /**
+   * Sends the entry at once, whole (`EVAL`: never sent again after a NOSCRIPT answer, behind later commands),
+   * then calls `onQueued`: the node's appends, on the same connection, run after it (docs/cluster.md,
+   * "Nothing is told before the feed has it").
+   */
+  async publish(batch: EngineBatch, onQueued?: () => void): Promise<void> {
     const { batch: number, epoch, ...records } = batch
     const capacity = this.#options.capacity ?? DEFAULT_FEED_CAPACITY
-    await PUBLISH.run(
+    const added = PUBLISH.runInPlace(
       this.#client,
       [ENGINE_CHANGES_KEY],
       [capacity, number, epoch, JSON.stringify(records)],
     )
+    onQueued?.()
+    await added
   }
 
   async read(after: number, max: number): Promise<EngineBatchPage> {

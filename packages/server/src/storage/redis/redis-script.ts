@@ -31,6 +31,16 @@ export class RedisScript {
   }
 
   /**
+   * Runs the script as `run` does, but sent whole (`EVAL`) and at once: Redis runs it in the place it was
+   * sent in on the connection, even when it does not know the script, where `run` sends it again after a
+   * NOSCRIPT answer, behind what was sent meanwhile. For a script whose place among a connection's commands
+   * matters (the engine's feed entry before the appends of its events); Redis caches it as for `EVALSHA`.
+   */
+  runInPlace(client: Redis, keys: readonly string[], args: readonly Argument[]): Promise<unknown> {
+    return client.eval(this.#lua, keys.length, ...keys, ...args)
+  }
+
+  /**
    * Runs the script once for each of `calls`, in one pipeline (one round trip); the calls Redis refused for
    * want of the script (they did not run) are sent again whole. Resolves to the results in order.
    */

@@ -50,9 +50,20 @@ export interface RedisSubscriptionEventLogOptions {
   watcher?: RedisEventLogWatcherOptions
 }
 
+/** An acknowledgement waiting for the end of the turn, and its caller. */
+interface PendingAcknowledgement {
+  subscriptionId: string
+  throughSequence: number
+  reader: string | undefined
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
 export class RedisSubscriptionEventLog implements SubscriptionEventLog {
   private readonly capacity: number
   private readonly replayable: number
+  /** The acknowledgements asked during this turn, sent together at its end. */
+  private acknowledgements: PendingAcknowledgement[] = []
 
   constructor(
     private readonly client: Redis,
@@ -117,6 +128,7 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     afterSequence: number | 'acknowledged',
     max: number,
   ): Promise<EventLogPage> {
+    this.sendAcknowledgements()
     const reply = await READ.run(this.client, claimedLogKeys(subscriptionId), [
       afterSequence === 'acknowledged' ? '' : afterSequence,
       max,
@@ -133,19 +145,45 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     }
   }
 
-  async acknowledge(
-    subscriptionId: string,
-    throughSequence: number,
-    reader?: string,
-  ): Promise<void> {
-    await ACKNOWLEDGE.run(this.client, claimedLogKeys(subscriptionId), [
-      throughSequence,
-      reader ?? '',
-      this.replayable,
-    ])
+  /**
+   * Sent at the end of the turn (or before the next command on the logs), with every acknowledgement of the
+   * turn in one script call (the channels a wake-up woke write and acknowledge in the same turn): one command
+   * where there was one per channel.
+   */
+  acknowledge(subscriptionId: string, throughSequence: number, reader?: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.acknowledgements.push({ subscriptionId, throughSequence, reader, resolve, reject })
+      if (this.acknowledgements.length === 1) setImmediate(() => this.sendAcknowledgements())
+    })
+  }
+
+  /**
+   * The acknowledgements asked so far, in one script call; each caller told when it is answered. Every other
+   * command on the logs sends them first, so that they run in the order they were asked in (a claim after an
+   * acknowledgement finds the position it moved to, as when each was sent at once).
+   */
+  private sendAcknowledgements(): void {
+    const turn = this.acknowledgements
+    if (turn.length === 0) return
+    this.acknowledgements = []
+    const keys: string[] = []
+    const args: (string | number)[] = [this.replayable]
+    for (const { subscriptionId, throughSequence, reader } of turn) {
+      keys.push(...claimedLogKeys(subscriptionId))
+      args.push(throughSequence, reader ?? '')
+    }
+    ACKNOWLEDGE.run(this.client, keys, args).then(
+      () => {
+        for (const { resolve } of turn) resolve()
+      },
+      (error: unknown) => {
+        for (const { reject } of turn) reject(error)
+      },
+    )
   }
 
   async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<ClaimedLog> {
+    this.sendAcknowledgements()
     const reply = await CLAIM.run(this.client, claimKeys(subscriptionId), [
       reader,
       Math.ceil(ttlMs),
@@ -159,16 +197,19 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
   }
 
   async release(subscriptionId: string, reader: string): Promise<void> {
+    this.sendAcknowledgements()
     await RELEASE.run(this.client, claimKeys(subscriptionId), [reader])
   }
 
   async renew(subscriptionId: string, ttlMs: number): Promise<void> {
+    this.sendAcknowledgements()
     const pipeline = this.client.pipeline()
     for (const key of allLogKeys(subscriptionId)) pipeline.pexpire(key, Math.ceil(ttlMs))
     await pipeline.exec()
   }
 
   async drop(subscriptionId: string): Promise<void> {
+    this.sendAcknowledgements()
     await this.client.del(...allLogKeys(subscriptionId))
   }
 

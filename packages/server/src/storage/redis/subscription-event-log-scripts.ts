@@ -120,30 +120,48 @@ return { after, last, entries, reader }
 `)
 
 /**
- * Moves the acknowledged position to ARGV[1] (never back, never past the last number given) and trims the
- * entries through it but the last ARGV[3] (kept for a channel that resumes from an earlier number), unless ARGV[2] names a reader and another one claimed the log (then returns -1). The
- * position takes the time to live of the sequence key; an unknown subscription (no sequence key) is left without
- * keys.
+ * Acknowledges one log or several (a turn's acknowledgements in one call): for the i-th, KEYS[4i-3..4i] its
+ * `claimedLogKeys`, ARGV[2i] the position and ARGV[2i+1] the reader or ''. Moves each acknowledged position to its
+ * number (never back, never past the last number given) and trims the entries through it but the last ARGV[1]
+ * (kept for a channel that resumes from an earlier number), unless it names a reader and another one claimed the
+ * log (then -1). The position takes the time to live of the sequence key; an unknown subscription (no sequence
+ * key) is left without keys (0). Returns each log's answer: -1, 0 or its acknowledged position.
  */
 export const ACKNOWLEDGE = new RedisScript(`
-if ARGV[2] ~= '' then
-  local reader = redis.call('GET', KEYS[4])
-  if reader and reader ~= ARGV[2] then return -1 end
+local answers = {}
+for i = 1, #KEYS / 4 do
+  local k = 4 * (i - 1)
+  local answer
+  local reader = ARGV[2 * i + 1]
+  if reader ~= '' then
+    local claimed = redis.call('GET', KEYS[k + 4])
+    if claimed and claimed ~= reader then answer = -1 end
+  end
+  if not answer then
+    local last = tonumber(redis.call('GET', KEYS[k + 2]))
+    if not last then
+      answer = 0
+    else
+      local through = math.min(tonumber(ARGV[2 * i]), last)
+      local acknowledged = tonumber(redis.call('GET', KEYS[k + 3]) or '0')
+      if through <= acknowledged then
+        answer = acknowledged
+      else
+        local ttl = redis.call('PTTL', KEYS[k + 2])
+        if ttl > 0 then
+          redis.call('SET', KEYS[k + 3], string.format('%d', through), 'PX', ttl)
+        else
+          redis.call('SET', KEYS[k + 3], string.format('%d', through))
+        end
+        local kept = through + 1 - tonumber(ARGV[1])
+        if kept > 1 then redis.call('XTRIM', KEYS[k + 1], 'MINID', string.format('0-%d', kept)) end
+        answer = through
+      end
+    end
+  end
+  answers[i] = answer
 end
-local last = tonumber(redis.call('GET', KEYS[2]))
-if not last then return 0 end
-local through = math.min(tonumber(ARGV[1]), last)
-local acknowledged = tonumber(redis.call('GET', KEYS[3]) or '0')
-if through <= acknowledged then return acknowledged end
-local ttl = redis.call('PTTL', KEYS[2])
-if ttl > 0 then
-  redis.call('SET', KEYS[3], string.format('%d', through), 'PX', ttl)
-else
-  redis.call('SET', KEYS[3], string.format('%d', through))
-end
-local kept = through + 1 - tonumber(ARGV[3])
-if kept > 1 then redis.call('XTRIM', KEYS[1], 'MINID', string.format('0-%d', kept)) end
-return through
+return answers
 `)
 
 /**
