@@ -55,6 +55,8 @@ export async function clusterEngineAdapters(parts: ClusterEngineParts): Promise<
     queue,
     openCallStore: (term) => new SqlCallStore(db, { ownsDatabase: false, fence: fenceOf(term) }),
     replication: {
+      // On the node's ordinary client, which the subscriptions' event logs use too (shared-state.ts): a batch's
+      // appends are sent right behind its entry, and Redis runs one connection's commands in order.
       feed: new RedisEngineChangeFeed(redis, {
         connectionName: `openness-engine-feed-${nodeId}`,
         onError: (error) => onError(error, "following the engine's change feed failed"),
