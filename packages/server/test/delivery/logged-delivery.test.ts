@@ -4,7 +4,6 @@
  * publication costs, and one watcher connection per node.
  */
 import { randomBytes } from 'node:crypto'
-import { Redis } from 'ioredis'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SubscriptionEventLog } from '../../src/platform/ports.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
@@ -73,22 +72,10 @@ describeWithRedis('delivery on the Redis event log', (redis) => {
     it('appends one publication to 1,000 subscriptions with 4 script calls (256 a call), sent together', async () => {
       const records = Array.from({ length: 1000 }, () => subscriptionRecord(ALICE))
       const a = await start('A', records)
-      const monitor = new Redis(redis.target.url)
-      const commands: string[] = []
-      try {
-        const watching = await monitor.monitor()
-        // Commands a script runs are shown too, from source `lua`: only the client's own count.
-        watching.on('monitor', (_time: string, args: string[], source: string) => {
-          if (source !== 'lua' && args.some((arg) => arg.startsWith(redis.target.keyPrefix)))
-            commands.push((args[0] ?? '').toLowerCase())
-        })
+      const commands = await redis.commandsDuring(async () => {
         a.router.publish(aliceEvent(1))
         await a.outlets.settled()
-        await new Promise((resolve) => setTimeout(resolve, 100))
-        watching.disconnect()
-      } finally {
-        monitor.disconnect()
-      }
+      })
       expect(commands.filter((command) => command.startsWith('eval'))).toHaveLength(4)
       expect(commands.filter((command) => !command.startsWith('eval'))).toEqual([])
       const probe = new RedisSubscriptionEventLog(await redis.client())

@@ -39,6 +39,29 @@ export class TestRedis {
     return client
   }
 
+  /**
+   * The commands clients sent on the suite's prefix while `action` ran (lower-case names, in order; the commands a
+   * script runs are left out: only what the clients sent counts), through MONITOR on a connection of its own.
+   */
+  async commandsDuring(action: () => Promise<unknown>): Promise<string[]> {
+    const monitor = new Redis(this.target.url)
+    const commands: string[] = []
+    try {
+      const watching = await monitor.monitor()
+      watching.on('monitor', (_time: string, args: string[], source: string) => {
+        if (source !== 'lua' && args.some((arg) => arg.startsWith(this.target.keyPrefix)))
+          commands.push((args[0] ?? '').toLowerCase())
+      })
+      await action()
+      // MONITOR reports a command after running it: let the last ones arrive.
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      watching.disconnect()
+    } finally {
+      monitor.disconnect()
+    }
+    return commands
+  }
+
   /** The keys under the suite's prefix, without it (to check what an adapter leaves). */
   async keys(): Promise<string[]> {
     const raw = new Redis(this.target.url)
