@@ -4,7 +4,7 @@
  * publication costs, and one watcher connection per node.
  */
 import { randomBytes } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SubscriptionEventLog } from '../../src/platform/ports.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
@@ -87,6 +87,8 @@ describeWithRedis('delivery on the Redis event log', (redis) => {
       const records = Array.from({ length: 2 }, () => subscriptionRecord(ALICE))
       const a = await start('A', records)
       const reads: number[] = []
+      /** The positions each subscription was armed at, in order (the watcher's `watch` calls). */
+      const armed = new Map<string, number[]>()
       const b = await start(
         'B',
         records,
@@ -98,14 +100,36 @@ describeWithRedis('delivery on the Redis event log', (redis) => {
                   reads.push(reads.length)
                   return target.read(id, after, max)
                 }
+              if (property === 'openWatcher')
+                return async (...args: Parameters<SubscriptionEventLog['openWatcher']>) => {
+                  const watcher = await target.openWatcher(...args)
+                  const watch = watcher.watch.bind(watcher)
+                  watcher.watch = (id, after, readerId) => {
+                    armed.set(id, [...(armed.get(id) ?? []), after])
+                    watch(id, after, readerId)
+                  }
+                  return watcher
+                }
               const value = Reflect.get(target, property, receiver)
               return typeof value === 'function' ? value.bind(target) : value
             },
           }),
       )
+      /**
+       * Waits until every channel is armed after `position`, and its arming's check of the log is answered: a
+       * wake-up finds a channel armed only once it re-armed after writing its last page (a channel woken before
+       * reads, as it must), which a test that publishes as soon as its client has the events would race.
+       */
+      const armedAfter = async (position: number) => {
+        await vi.waitFor(() => {
+          for (const record of records)
+            expect(armed.get(record.subscriptionId)?.at(-1)).toBe(position)
+        })
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
       const clients = await Promise.all(records.map((record) => b.open(record.subscriptionId)))
       // Each channel reads once as it opens (after the acknowledged position), finds nothing, and waits.
-      await new Promise((resolve) => setTimeout(resolve, 200))
+      await armedAfter(0)
       expect(reads).toHaveLength(2)
       for (let round = 1; round <= 3; round++) {
         a.router.publish(aliceEvent(2 * round - 1))
@@ -115,7 +139,9 @@ describeWithRedis('delivery on the Redis event log', (redis) => {
             aliceEvent(2 * round - 1),
             aliceEvent(2 * round),
           ])
+        await armedAfter(2 * round)
       }
+      // Every page after the first came with its wake-up.
       expect(reads).toHaveLength(2)
       const probe = new RedisSubscriptionEventLog(await redis.client())
       for (const record of records) {
