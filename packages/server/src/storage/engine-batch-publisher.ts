@@ -6,6 +6,7 @@
  */
 import type { EngineChangeFeed } from '../platform/ports.js'
 import type { BatchPublication, StoredBatch } from '../platform/telephony/telephony-service.js'
+import { withResolvers } from '../platform/with-resolvers.js'
 import { encodeEngineBatch } from './engine-batch-json.js'
 
 export class EngineBatchPublisher {
@@ -33,13 +34,10 @@ export class EngineBatchPublisher {
   readonly stored = (stored: StoredBatch): BatchPublication => {
     const batch = encodeEngineBatch(stored, this.#epoch, this.#lastRest)
     if (batch.rest !== undefined) this.#lastRest = batch.rest
-    let onQueued: () => void = () => {}
-    const queued = new Promise<void>((resolve) => {
-      onQueued = resolve
-    })
-    const held = this.#feed.publish(batch, onQueued).catch(this.#onError)
+    const queued = withResolvers()
+    const held = this.#feed.publish(batch, () => queued.resolve()).catch(this.#onError)
     this.#tail = Promise.all([this.#tail, held]).then(() => {})
-    return { queued: Promise.race([queued, held]), held }
+    return { queued: Promise.race([queued.promise, held]), held }
   }
 
   /** Resolves once every batch told so far is published (or reported as failed). */

@@ -27,6 +27,7 @@ import {
   type EngineCommand,
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
+import { withResolvers } from '../../src/platform/with-resolvers.js'
 import { embeddedEngineAdapters, startTelephony } from '../../src/start-telephony.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { MemoryEngineChangeFeed } from '../../src/storage/memory/memory-engine-change-feed.js'
@@ -198,10 +199,7 @@ describe('EngineNode over memory adapters', () => {
     await roleOf(a.node, 'owner')
     // The follower's replica hears of the feed's batches only while the gate is open.
     let open = true
-    let opened: () => void = () => {}
-    const gate = new Promise<void>((resolve) => {
-      opened = resolve
-    })
+    const { promise: gate, resolve: opened } = withResolvers()
     const late: EngineChangeFeed = {
       publish: (batch) => feed.publish(batch),
       read: (after, max) => feed.read(after, max),
@@ -233,10 +231,7 @@ describe('EngineNode over memory adapters', () => {
 
   it('tells nobody of a batch before it is on the feed: the owner’s answer and events wait for its publication', async () => {
     // The owner's publications reach the feed only once the gate opens.
-    let opened: () => void = () => {}
-    const gate = new Promise<void>((resolve) => {
-      opened = resolve
-    })
+    const { promise: gate, resolve: opened } = withResolvers()
     let holding = false
     const slow: EngineChangeFeed = {
       publish: async (batch) => {
@@ -264,10 +259,7 @@ describe('EngineNode over memory adapters', () => {
 
   it('appends a batch’s events once its feed entry is queued, and answers only once the feed holds it', async () => {
     // The entry is held at once and queued, but the feed's answer waits for the gate.
-    let opened: () => void = () => {}
-    const gate = new Promise<void>((resolve) => {
-      opened = resolve
-    })
+    const { promise: gate, resolve: opened } = withResolvers()
     let holding = false
     const queuedFirst: EngineChangeFeed = {
       publish: async (batch, onQueued) => {

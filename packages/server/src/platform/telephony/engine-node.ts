@@ -18,6 +18,7 @@ import type {
   EngineLease,
   EngineOwnership,
 } from '../ports.js'
+import { withResolvers } from '../with-resolvers.js'
 import { EngineFencedError } from './engine-fenced-error.js'
 import {
   type BatchPublisher,
@@ -423,13 +424,4 @@ export class EngineNode implements Telephony {
     timer.cancel()
     return settled
   }
-}
-
-/** A promise and its resolver (Promise.withResolvers is newer than Node 20). */
-function withResolvers<T>(): { promise: Promise<T>; resolve(value: T): void } {
-  let resolve!: (value: T) => void
-  const promise = new Promise<T>((settle) => {
-    resolve = settle
-  })
-  return { promise, resolve }
 }
