@@ -5,12 +5,12 @@
  * mode's.
  */
 
-import type { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
 import type { ErrorReporter } from './platform/telephony/engine-owner-term.js'
 import type { EngineAdapters } from './start-telephony.js'
 import { RedisEngineChangeFeed } from './storage/redis/redis-engine-change-feed.js'
 import { RedisEngineCommandQueue } from './storage/redis/redis-engine-command-queue.js'
+import type { RedisSubscriptionEventLog } from './storage/redis/redis-subscription-event-log.js'
 import type { CallDatabase, DatabaseTarget } from './storage/sql/database.js'
 import { fenceOf } from './storage/sql/engine-fence.js'
 import { SqlCallStore } from './storage/sql/sql-call-store.js'
@@ -23,8 +23,13 @@ export interface ClusterEngineParts {
   target: Extract<DatabaseTarget, { kind: 'postgres' }>
   /** The service's tables on it (shared: the stores never close it). */
   db: Kysely<CallDatabase>
-  /** The node's ordinary Redis client (connections of their own are duplicated from it). */
-  redis: Redis
+  /**
+   * The node's subscriptions' event logs: the change feed sends its entries on their connection, the node's
+   * ordinary Redis client, so that a batch's appends can follow its entry without waiting for its answer (Redis
+   * runs one connection's commands in order: docs/cluster.md, "Nothing is told before the feed has it"). The
+   * command queue uses that client too, and duplicates connections of its own from it.
+   */
+  eventLog: RedisSubscriptionEventLog
   nodeId: string
   /** Intervals of the lease (tests shorten them); its defaults otherwise. */
   lease?: Pick<SqlEngineLeaseOptions, 'retryIntervalMs' | 'checkIntervalMs' | 'checkTimeoutMs'>
@@ -35,7 +40,8 @@ export interface ClusterEngineParts {
 
 /** Opens the node's side of the command queue (its reply channel) and builds the other adapters. */
 export async function clusterEngineAdapters(parts: ClusterEngineParts): Promise<EngineAdapters> {
-  const { db, redis, nodeId, onError } = parts
+  const { db, nodeId, onError } = parts
+  const redis = parts.eventLog.connection
   // The bounds and pauses run on the system's clock: the control plane moves the service's clock ahead.
   const clock = new SystemClock()
   const queue = await RedisEngineCommandQueue.open(redis, {
@@ -55,8 +61,7 @@ export async function clusterEngineAdapters(parts: ClusterEngineParts): Promise<
     queue,
     openCallStore: (term) => new SqlCallStore(db, { ownsDatabase: false, fence: fenceOf(term) }),
     replication: {
-      // On the node's ordinary client, which the subscriptions' event logs use too (shared-state.ts): a batch's
-      // appends are sent right behind its entry, and Redis runs one connection's commands in order.
+      // On the event logs' connection: a batch's appends are sent right behind its entry.
       feed: new RedisEngineChangeFeed(redis, {
         connectionName: `openness-engine-feed-${nodeId}`,
         onError: (error) => onError(error, "following the engine's change feed failed"),

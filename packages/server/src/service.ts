@@ -79,6 +79,7 @@ import { MemoryEventQueue, QueuedEventsBudget } from './storage/memory/memory-ev
 import { MemoryJournalStore } from './storage/memory/memory-journal-store.js'
 import type { RedisTarget } from './storage/redis/redis-client.js'
 import { RedisJournalStore } from './storage/redis/redis-journal-store.js'
+import { RedisSubscriptionEventLog } from './storage/redis/redis-subscription-event-log.js'
 import { memorySharedState, redisSharedState, type SharedState } from './storage/shared-state.js'
 import {
   callTables,
@@ -428,11 +429,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     directory.watch(engineDevices)
     const telephony = await startTelephony({
       adapters:
-        options.cluster && shared.redis && options.database.kind === 'postgres'
+        options.cluster &&
+        shared.eventLog instanceof RedisSubscriptionEventLog &&
+        options.database.kind === 'postgres'
           ? await clusterEngineAdapters({
               target: options.database,
               db: callTables(db),
-              redis: shared.redis,
+              eventLog: shared.eventLog,
               nodeId: options.cluster.nodeId,
               onError: reportError,
             })

@@ -117,9 +117,8 @@ export async function redisSharedState(
     platformHealth: new RedisPlatformHealthStore(redis),
     subscriptions: new RedisSubscriptionStore(redis),
     notices,
-    // On `redis` itself, the connection the engine's change feed sends its entries on (`shared.redis`, in
-    // cluster-engine-adapters.ts): the appends of a batch follow its entry without waiting for its answer, which
-    // holds only on one connection (docs/cluster.md, "Nothing is told before the feed has it").
+    // On `redis` itself: the engine's change feed sends its entries on this log's connection
+    // (cluster-engine-adapters.ts), so that a batch's appends follow its entry on one connection.
     eventLog: new RedisSubscriptionEventLog(redis, {
       ...(settings.queueCapacity !== undefined && { capacity: settings.queueCapacity }),
     }),

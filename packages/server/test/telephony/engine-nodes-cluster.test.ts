@@ -19,6 +19,7 @@ import {
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
 import { startTelephony } from '../../src/start-telephony.js'
+import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
 import {
   type CallDatabase,
   callTables,
@@ -99,7 +100,7 @@ describeWithPostgres('Engine nodes on PostgreSQL', (target: PostgresTarget) => {
       const adapters = await clusterEngineAdapters({
         target,
         db: callTables(db) as Kysely<CallDatabase>,
-        redis: await redis.client(),
+        eventLog: new RedisSubscriptionEventLog(await redis.client()),
         nodeId,
         lease: { retryIntervalMs: 50, checkIntervalMs: 200, checkTimeoutMs: 2_000 },
         onError,

@@ -73,6 +73,14 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     this.replayable = options.replayable ?? DEFAULT_REPLAYABLE_EVENTS
   }
 
+  /**
+   * The connection the logs' commands go on: the engine's change feed sends its entries on it too
+   * (cluster-engine-adapters.ts), so that the appends sent behind an entry run after it.
+   */
+  get connection(): Redis {
+    return this.client
+  }
+
   async append(subscriptionId: string, event: string, ttlMs: number): Promise<number> {
     const [sequence] = await this.appendMany([subscriptionId], event, ttlMs)
     if (sequence === undefined) throw new Error(`no sequence number for ${subscriptionId}`)

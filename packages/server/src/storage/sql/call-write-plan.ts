@@ -1,9 +1,9 @@
 /**
  * What one save of the call engine's state writes, decided before any statement runs: the calls and devices
  * that changed, as JSON rows with their positions, the rest row when it changed, and the records of the
- * communication log with their ids. Two executors share it: SqlCallStore runs the plan through Kysely, in a
- * transaction of the service's connection; SqliteCallWriter sends it to a thread of its own
- * (docs/call-model.md, "Runtime and storage of calls").
+ * communication log with their ids. SqlCallStore runs the plan through Kysely, in a transaction of the
+ * service's connection, or as one fenced statement on PostgreSQL (postgres-fenced-save.ts) (docs/call-model.md,
+ * "Runtime and storage of calls").
  */
 import type { Kysely } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
@@ -21,7 +21,7 @@ import type { CallDatabase } from './database.js'
 /** A call's or a device's row: its key, its position (kept by an existing row), its JSON. */
 export type PositionedRow = readonly [key: string, position: number, record: string]
 
-/** Everything one save writes; plain data, so that it can cross to another thread. */
+/** Everything one save writes, as plain data. */
 export interface CallWritePlan {
   /** Calls added or changed; an existing call keeps its position. */
   calls: PositionedRow[]
