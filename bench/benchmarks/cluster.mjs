@@ -9,8 +9,10 @@ import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { IpcChild } from '../lib/children.mjs'
+import { processesCpuMs, processesCpuSince, processesNamed } from '../lib/cpu.mjs'
 import { httpLoad } from '../lib/load.mjs'
 import { openSession, startService } from '../lib/service.mjs'
+import { median } from '../lib/stats.mjs'
 
 const LOADER = fileURLToPath(new URL('../load/telephony-load.mjs', import.meta.url))
 const PATH = '/api/rest/1.0/users/alice'
@@ -136,6 +138,19 @@ export default {
       baseline: 'callsBusy.embedded',
     },
     { key: 'callsBusy.embedded', label: '  embedded (baseline)', unit: 'cycles/s' },
+    {
+      key: 'callsCpu.one',
+      label: 'CPU a call cycle, one cluster node with its Redis and PostgreSQL',
+      unit: 'ms',
+    },
+    { key: 'callsCpu.embedded', label: '  embedded', unit: 'ms' },
+    {
+      key: 'callsRel.one',
+      label: "load generator's CPU a cycle ÷ the service's, one cluster node (corrected for drift)",
+      unit: '×',
+      baseline: 'callsRel.embedded',
+    },
+    { key: 'callsRel.embedded', label: '  embedded (baseline)', unit: '×' },
     { key: 'callsP99.one', label: 'answer → event p99, one cluster node', unit: 'ms' },
     { key: 'callsP99.embedded', label: '  embedded (baseline)', unit: 'ms' },
     { key: 'callsP99.three', label: '  three cluster nodes', unit: 'ms' },
@@ -207,16 +222,49 @@ export default {
         return made
       }
       const callLoaders = await loadersFor(Object.keys(setups), pairs)
-      const calls = (name) => async () => {
+      // The CPU a cycle of each part of a setup (its nodes; for a cluster, Redis and PostgreSQL too, every
+      // process of theirs: the idle cluster's lease renewals included, a few per second) and of its loader.
+      const parts = (name) => ({
+        nodes: setups[name].map((node) => node.child.pid),
+        redis: name === 'embedded' ? [] : processesNamed('redis-server'),
+        postgres: name === 'embedded' ? [] : processesNamed('postgres'),
+        loader: [callLoaders[name].process.pid],
+      })
+      const cpuByPart = { embedded: [], one: [] }
+      const calls = (name) => async (n) => {
+        const before = Object.entries(parts(name)).map(([part, pids]) => [
+          part,
+          processesCpuMs(pids),
+        ])
         const { cycles, seconds, latencies } = await callLoaders[name].call('round', {
           durationMs: callMs,
         })
-        return { [`calls.${name}`]: cycles / seconds, [`callsP99.${name}`]: latencies.p99 }
+        const figures = { [`calls.${name}`]: cycles / seconds, [`callsP99.${name}`]: latencies.p99 }
+        if (name === 'three') return figures
+        const ms = Object.fromEntries(
+          before.map(([part, times]) => [part, processesCpuSince(times) / cycles]),
+        )
+        if (n >= 0) cpuByPart[name].push(ms)
+        const service = ms.nodes + ms.redis + ms.postgres
+        return {
+          ...figures,
+          [`callsCpu.${name}`]: service,
+          [`callsRel.${name}`]: ms.loader / service,
+        }
       }
       await ctx.interleave(
         { embedded: calls('embedded'), one: calls('one'), three: calls('three') },
         { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
       )
+      for (const [name, label] of [
+        ['one', 'one cluster node'],
+        ['embedded', 'embedded'],
+      ]) {
+        const of = (part) => median(cpuByPart[name].map((ms) => ms[part])).toFixed(2)
+        ctx.note(
+          `CPU a call cycle, ${label} (medians, ms): node ${of('nodes')}, Redis ${of('redis')}, PostgreSQL ${of('postgres')}; load generator ${of('loader')}`,
+        )
+      }
       for (const loader of Object.values(callLoaders)) await loader.exit()
       const busyLoaders = await loadersFor(['embedded', 'one'], busyPairs)
       const busy = (name) => async () => {

@@ -1,6 +1,6 @@
 // The CPU a process (or the whole machine) used, from /proc on Linux: to tell whether a server was
 // saturated during a round, and how much other processes took meanwhile.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 
 const TICK_MS = 10 // USER_HZ is 100 on Linux
 
@@ -70,4 +70,47 @@ export function processTreeCpuMs() {
   } catch {
     return Number.NaN
   }
+}
+
+/**
+ * The ids of the processes whose command name is `name` (`redis-server`, `postgres`: a server's processes, its
+ * backends included), from /proc; none where /proc is not there.
+ */
+export function processesNamed(name) {
+  let entries
+  try {
+    entries = readdirSync('/proc')
+  } catch {
+    return []
+  }
+  const pids = []
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids
+}
+
+/** CPU time so far of each of the processes `pids`, in ms, by pid (those gone meanwhile left out). */
+export function processesCpuMs(pids) {
+  const times = new Map()
+  for (const pid of pids) {
+    const ms = processCpuMs(pid)
+    if (!Number.isNaN(ms)) times.set(pid, ms)
+  }
+  return times
+}
+
+/** The CPU the processes of `before` (processesCpuMs) used since, together, in ms; those gone since count 0. */
+export function processesCpuSince(before) {
+  let sum = 0
+  for (const [pid, ms] of before) {
+    const now = processCpuMs(pid)
+    if (!Number.isNaN(now)) sum += now - ms
+  }
+  return sum
 }
