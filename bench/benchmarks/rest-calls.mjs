@@ -7,10 +7,7 @@
 // Baseline: the same service with the communication log's recording off (COMLOG_RECORDING=off), its own
 // data directory and loader, rounds alternated: what writing two records at each call's end costs
 // (issue 12 asks for at least 0.9 × of the cycles without). The notes give each variant's CPU, its main
-// thread's apart: whether the JavaScript was the bound, and what a cycle cost it. The speed of this VM drifts by
-// a third within a minute, so a round's cycles/s tell its moment as much as its variant: the drift-corrected
-// figure divides each round's CPU a cycle of the main thread by the load generator's CPU a cycle in the same
-// round (the generator does the same work a cycle in both variants, so its cost follows the machine's speed).
+// thread's apart: whether the JavaScript was the bound, and what a cycle cost it.
 import { fileURLToPath } from 'node:url'
 import { IpcChild } from '../lib/children.mjs'
 import { withCpu } from '../lib/cpu.mjs'
@@ -55,17 +52,6 @@ export default {
       unit: 'cycles/s',
       baseline: 'cpuCyclesNoLog',
     },
-    {
-      key: 'relCyclesNoLog',
-      label: "load generator's CPU a cycle ÷ the main thread's, recording off",
-      unit: '×',
-    },
-    {
-      key: 'relCyclesVsNoLog',
-      label: 'the same with the log, against without (corrected for drift)',
-      unit: '×',
-      baseline: 'relCyclesNoLog',
-    },
     { key: 'p50', label: 'answer → OnCallModified on the channel, p50', unit: 'ms' },
     {
       key: 'p99',
@@ -109,27 +95,23 @@ export default {
         figures.msPerCycle.push((cores * 1000) / cps)
         figures.mainMsPerCycle.push((mainCores * 1000) / cps)
       }
-      // The loader's CPU a cycle over the main thread's: cycles the main thread serves for the CPU the load
-      // generator spends on one, whatever the machine's speed in this round.
-      const relCycles = result.cores / mainCores
-      return { cps, cpuCycles: cps / mainCores, relCycles, latencies: result.result.latencies }
+      return { cps, cpuCycles: cps / mainCores, latencies: result.result.latencies }
     }
     await ctx.interleave(
       {
         service: async (n) => {
-          const { cps, cpuCycles, relCycles, latencies } = await round(withLog, n >= 0)
+          const { cps, cpuCycles, latencies } = await round(withLog, n >= 0)
           return {
             cps,
             cpsVsNoLog: cps,
             cpuCyclesVsNoLog: cpuCycles,
-            relCyclesVsNoLog: relCycles,
             p50: latencies.p50,
             p99: latencies.p99,
           }
         },
         'recording off': async (n) => {
-          const { cps, cpuCycles, relCycles } = await round(withoutLog, n >= 0)
-          return { cpsNoLog: cps, cpuCyclesNoLog: cpuCycles, relCyclesNoLog: relCycles }
+          const { cps, cpuCycles } = await round(withoutLog, n >= 0)
+          return { cpsNoLog: cps, cpuCyclesNoLog: cpuCycles }
         },
       },
       // Ten rounds: single rounds of the two services' ratio move by a tenth either way on this VM, and the
