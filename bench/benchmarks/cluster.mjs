@@ -242,9 +242,11 @@ export default {
         if (n >= 0) cpuByPart[name].push(ms)
         return { ...figures, [`callsCpu.${name}`]: ms.nodes + ms.redis + ms.postgres }
       }
+      // Three warm-up rounds: a cluster node's CPU a cycle keeps falling for about 12 s of calls (5.5 → 3.2 ms on
+      // this VM; docs/performance.md), the embedded service's settles sooner.
       await ctx.interleave(
         { embedded: calls('embedded'), one: calls('one'), three: calls('three') },
-        { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
+        { rounds: ctx.rounds(3), warmup: ctx.scale(3, 0) },
       )
       for (const [name, label] of [
         ['one', 'one cluster node'],
