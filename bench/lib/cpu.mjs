@@ -1,5 +1,5 @@
-// The CPU a process (or the whole machine) used, from /proc on Linux: to tell whether a server was
-// saturated during a round, and how much other processes took meanwhile.
+// The CPU a process, a server's processes by name, or the whole machine used, from /proc on Linux: to tell whether a
+// server was saturated during a round, what a round cost each part of a setup, and how much other processes took.
 import { readdirSync, readFileSync } from 'node:fs'
 
 const TICK_MS = 10 // USER_HZ is 100 on Linux

@@ -120,6 +120,16 @@ describe('EngineNode over memory adapters', () => {
     expect(errors).toStrictEqual([])
   })
 
+  /** The suite's feed with `changed` in place of some of its methods (the others go to the feed). */
+  function feedWith(changed: Partial<EngineChangeFeed>): EngineChangeFeed {
+    return {
+      publish: (batch, onQueued) => feed.publish(batch, onQueued),
+      read: (after, max) => feed.read(after, max),
+      follow: (after, onPage) => feed.follow(after, onPage),
+      ...changed,
+    }
+  }
+
   /** Starts a node named `name`; its events are those its engine publishes while it owns the engine. */
   async function node(
     name: string,
@@ -200,15 +210,13 @@ describe('EngineNode over memory adapters', () => {
     // The follower's replica hears of the feed's batches only while the gate is open.
     let open = true
     const { promise: gate, resolve: opened } = withResolvers()
-    const late: EngineChangeFeed = {
-      publish: (batch) => feed.publish(batch),
-      read: (after, max) => feed.read(after, max),
+    const late = feedWith({
       follow: (after, onPage) =>
         feed.follow(after, async (page) => {
           if (!open) await gate
           return onPage(page)
         }),
-    }
+    })
     const b = await node('b', undefined, late)
     expect(b.node.role).toBe('follower')
     open = false
@@ -233,14 +241,12 @@ describe('EngineNode over memory adapters', () => {
     // The owner's publications reach the feed only once the gate opens.
     const { promise: gate, resolve: opened } = withResolvers()
     let holding = false
-    const slow: EngineChangeFeed = {
+    const slow = feedWith({
       publish: async (batch) => {
         if (holding) await gate
         return feed.publish(batch)
       },
-      read: (after, max) => feed.read(after, max),
-      follow: (after, onPage) => feed.follow(after, onPage),
-    }
+    })
     const a = await node('a', undefined, slow)
     await roleOf(a.node, 'owner')
     holding = true
@@ -261,15 +267,13 @@ describe('EngineNode over memory adapters', () => {
     // The entry is held at once and queued, but the feed's answer waits for the gate.
     const { promise: gate, resolve: opened } = withResolvers()
     let holding = false
-    const queuedFirst: EngineChangeFeed = {
+    const queuedFirst = feedWith({
       publish: async (batch, onQueued) => {
         const held = feed.publish(batch, onQueued)
         if (holding) await gate
         return held
       },
-      read: (after, max) => feed.read(after, max),
-      follow: (after, onPage) => feed.follow(after, onPage),
-    }
+    })
     const a = await node('a', undefined, queuedFirst)
     await roleOf(a.node, 'owner')
     holding = true
