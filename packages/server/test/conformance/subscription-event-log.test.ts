@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { EventLogPage } from '../../src/platform/ports.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
 import type { RedisEventLogWatcherOptions } from '../../src/storage/redis/redis-event-log-watcher.js'
@@ -133,6 +133,37 @@ describeWithRedis('RedisSubscriptionEventLog', (redis: TestRedis) => {
       ).toEqual(['1', '2', null, null])
       // Trimmed through each acknowledged position but the last one kept.
       expect((await client.xrange('queue:s2', '-', '+')).map(([id]) => id)).toEqual(['0-2'])
+    })
+
+    it('checks the logs armed in the turn of the acknowledgements in their script call: no command of its own', async () => {
+      const client = await fresh()
+      const log = redisLog(client)
+      for (const id of ['s1', 's2']) {
+        await log.appendMany([id], 'e1', 60_000)
+        await log.claim(id, 'node-w/channel/r1', 60_000)
+      }
+      await log.appendMany(['s2'], 'e2', 60_000)
+      const woken: string[] = []
+      const watcher = await log.openWatcher((ids) => woken.push(...ids), 'node-w')
+      try {
+        const commands = await redis.commandsDuring(async () => {
+          const acknowledged = ['s1', 's2'].map((id) => log.acknowledge(id, 1, 'node-w/channel/r1'))
+          for (const id of ['s1', 's2']) watcher.watch(id, 1, 'node-w/channel/r1')
+          await Promise.all(acknowledged)
+        })
+        expect(commands).toHaveLength(1)
+        expect(commands[0]).toMatch(/^eval/)
+        // s2 holds an event after the position armed: the check in the acknowledgements' call woke it.
+        await vi.waitFor(() => expect(woken).toEqual(['s2']))
+        // Armed with no acknowledgement in its turn, a log is checked by a command of the watcher's own.
+        const alone = await redis.commandsDuring(async () => {
+          watcher.watch('s1', 1, 'node-w/channel/r1')
+          await new Promise((resolve) => setImmediate(resolve))
+        })
+        expect(alone).toEqual(['mget'])
+      } finally {
+        await watcher.close()
+      }
     })
 
     it('sends the acknowledgements asked before a claim ahead of it, as if each had been sent at once', async () => {

@@ -541,6 +541,33 @@ export function subscriptionEventLogConformance(open: OpenEventLog): void {
       }
     }))
 
+  it('checks logs armed in the turn of their acknowledgement as logs armed alone: events after, a claim elsewhere', () =>
+    withLog(undefined, async ({ log, other }) => {
+      await appendEvents(log, 'behind', 1, 3)
+      await appendEvents(log, 'caught-up', 1, 2)
+      await appendEvents(log, 'taken', 1, 2)
+      await claimed(log, 'behind', 'caught-up', 'taken')
+      await (await other()).claim('taken', 'node-x/channel/r2', TTL_MS)
+      const recording = await RecordingWatcher.open(log)
+      try {
+        // As channels do once their pages are written: each acknowledges its page and arms after it, in one turn.
+        const acknowledged = ['behind', 'caught-up', 'taken'].map((id) =>
+          log.acknowledge(id, 2, READER),
+        )
+        for (const id of ['behind', 'caught-up', 'taken']) recording.watcher.watch(id, 2, READER)
+        await Promise.all(acknowledged)
+        expect((await recording.named(2)).flat().sort()).toEqual(['behind', 'taken'])
+        expect((await recording.quiet(100)).flat()).not.toContain('caught-up')
+        expect((await log.read('behind', 'acknowledged', 10)).after).toBe(2)
+        // The other reader's claim kept its position where it was.
+        expect((await log.read('taken', 'acknowledged', 10)).after).toBe(0)
+        await log.append('caught-up', 'e3', TTL_MS)
+        expect((await recording.named(3)).flat().sort()).toEqual(['behind', 'caught-up', 'taken'])
+      } finally {
+        await recording.watcher.close()
+      }
+    }))
+
   it('does not wake a reader whose claim lapsed with nobody else claiming: it would arm again at once', () =>
     withLog(undefined, async ({ log }) => {
       await appendEvents(log, 's', 1, 2)

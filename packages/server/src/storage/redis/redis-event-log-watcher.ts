@@ -8,10 +8,11 @@
  * of them, and named by the claim, is handed them as its page (`onEvents`' pages), without reading the log. A claim
  * taken from a reader of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
  *
- * Arming checks the log once (one MGET of the sequence keys, and the claims of the readers that name themselves,
- * armed in the same turn): events appended before a claim named this node, or whose message raced with the read
- * that armed it, and a claim taken by another reader while this one was not armed (its message then found nothing
- * armed), wake it at once. Every `checkMs`,
+ * Arming checks the log once, at the end of the turn, for every log armed in it (their sequence keys and claims):
+ * in the script of the turn's acknowledgements when there are any (a channel acknowledges what it wrote and arms
+ * in the same turn), else in one MGET. Events appended before a claim named this node, or whose message raced with
+ * the read that armed it, and a claim taken by another reader while this one was not armed (its message then found
+ * nothing armed), wake it at once. Every `checkMs`,
  * and after the connection came back, the armed logs are checked the same way: a message pub/sub lost, or a claim
  * that lapsed, delays a wake-up by that much at most.
  */
@@ -101,12 +102,57 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     this.unchecked.add(subscriptionId)
     if (this.checkScheduled) return
     this.checkScheduled = true
-    queueMicrotask(() => {
+    // At the end of the turn, after the turn's acknowledgements were sent: those took the checks with them.
+    setImmediate(() => {
       this.checkScheduled = false
-      const ids = [...this.unchecked]
-      this.unchecked = new Set()
-      void this.check(ids)
+      void this.check(this.takeUnchecked())
     })
+  }
+
+  /**
+   * The subscriptions armed and not checked yet, taken: a command the node sends anyway from now on (the turn's
+   * acknowledgements, redis-subscription-event-log.ts) checks their logs, and hands what it found to `checked`.
+   */
+  takeUnchecked(): string[] {
+    if (this.closed || this.unchecked.size === 0) return []
+    const ids = [...this.unchecked]
+    this.unchecked = new Set()
+    return ids
+  }
+
+  /**
+   * What a check of `ids` read, after they were armed: each log's last sequence number given and the reader that
+   * claimed it (null for none). Wakes those that hold an event after their position, or that another reader
+   * claimed.
+   */
+  checked(
+    ids: readonly string[],
+    lastSequences: readonly (string | null)[],
+    readers: readonly (string | null)[],
+  ): void {
+    const woken: string[] = []
+    ids.forEach((subscriptionId, index) => {
+      const armed = this.armed.get(subscriptionId)
+      if (armed === undefined) return
+      const appended = Number(lastSequences[index] ?? 0) > armed.after
+      // A lapsed claim (no reader) wakes nothing: the reader would read, find no other reader, and arm again.
+      const reader = readers[index] ?? null
+      const claimed = armed.reader !== undefined && reader !== null && reader !== armed.reader
+      if (!appended && !claimed) return
+      this.armed.delete(subscriptionId)
+      woken.push(subscriptionId)
+    })
+    this.name(woken)
+  }
+
+  /** Whether `close` was called. */
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  /** Checks `ids` itself: their check was taken by `takeUnchecked`, and the command that carried it failed. */
+  checkAgain(ids: string[]): void {
+    void this.check(ids)
   }
 
   unwatch(subscriptionId: string): void {
@@ -217,19 +263,7 @@ export class RedisEventLogWatcher implements EventLogWatcher {
       this.options.onError?.(error)
       return
     }
-    const woken: string[] = []
-    ids.forEach((subscriptionId, index) => {
-      const armed = this.armed.get(subscriptionId)
-      if (armed === undefined) return
-      const appended = Number(values[index] ?? 0) > armed.after
-      // A lapsed claim (no reader) wakes nothing: the reader would read, find no other reader, and arm again.
-      const reader = values[ids.length + index]
-      const claimed = armed.reader !== undefined && reader !== null && reader !== armed.reader
-      if (!appended && !claimed) return
-      this.armed.delete(subscriptionId)
-      woken.push(subscriptionId)
-    })
-    this.name(woken)
+    this.checked(ids, values.slice(0, ids.length), values.slice(ids.length))
   }
 
   private name(woken: string[], pages?: ReadonlyMap<string, EventLogPage>): void {

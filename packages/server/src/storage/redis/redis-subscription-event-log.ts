@@ -27,6 +27,7 @@ import {
   allLogKeys,
   appendedLogKeys,
   CLAIM,
+  checkedLogKeys,
   claimedLogKeys,
   claimKeys,
   READ,
@@ -64,6 +65,8 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
   private readonly replayable: number
   /** The acknowledgements asked during this turn, sent together at its end. */
   private acknowledgements: PendingAcknowledgement[] = []
+  /** The watchers opened on this log's connection: their arming checks ride on the acknowledgements. */
+  private readonly watchers = new Set<RedisEventLogWatcher>()
 
   constructor(
     private readonly client: Redis,
@@ -168,26 +171,57 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
   /**
    * The acknowledgements asked so far, in one script call; each caller told when it is answered. Every other
    * command on the logs sends them first, so that they run in the order they were asked in (a claim after an
-   * acknowledgement finds the position it moved to, as when each was sent at once).
+   * acknowledgement finds the position it moved to, as when each was sent at once). The same call checks the
+   * logs the watchers armed since their last check (the channels that acknowledge arm in the same turn): one
+   * command where there were two.
    */
   private sendAcknowledgements(): void {
     const turn = this.acknowledgements
     if (turn.length === 0) return
     this.acknowledgements = []
     const keys: string[] = []
-    const args: (string | number)[] = [this.replayable]
+    const args: (string | number)[] = [this.replayable, turn.length]
     for (const { subscriptionId, throughSequence, reader } of turn) {
       keys.push(...claimedLogKeys(subscriptionId))
       args.push(throughSequence, reader ?? '')
     }
+    const checks: { watcher: RedisEventLogWatcher; ids: string[] }[] = []
+    for (const watcher of this.watchers) {
+      if (watcher.isClosed) this.watchers.delete(watcher)
+      const ids = watcher.takeUnchecked()
+      if (ids.length === 0) continue
+      checks.push({ watcher, ids })
+      for (const id of ids) keys.push(...checkedLogKeys(id))
+    }
     ACKNOWLEDGE.run(this.client, keys, args).then(
-      () => {
+      (reply) => {
         for (const { resolve } of turn) resolve()
+        this.tellChecks(checks, (reply as (number | string)[]).slice(turn.length))
       },
       (error: unknown) => {
         for (const { reject } of turn) reject(error)
+        // The checks did not run: each watcher checks its logs itself.
+        for (const { watcher, ids } of checks) watcher.checkAgain(ids)
       },
     )
+  }
+
+  /** Hands each watcher what the acknowledgements' script read of its logs: a number and a reader a log. */
+  private tellChecks(
+    checks: readonly { watcher: RedisEventLogWatcher; ids: string[] }[],
+    values: readonly (number | string)[],
+  ): void {
+    let next = 0
+    for (const { watcher, ids } of checks) {
+      const sequences: string[] = []
+      const readers: (string | null)[] = []
+      for (let index = 0; index < ids.length; index++) {
+        sequences.push(String(values[next++] ?? 0))
+        const reader = String(values[next++] ?? '')
+        readers.push(reader === '' ? null : reader)
+      }
+      watcher.checked(ids, sequences, readers)
+    }
   }
 
   async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<ClaimedLog> {
@@ -221,8 +255,15 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     await this.client.del(...allLogKeys(subscriptionId))
   }
 
-  openWatcher(onEvents: EventLogWakeListener, nodeId: string): Promise<EventLogWatcher> {
-    return RedisEventLogWatcher.open(this.client, nodeId, onEvents, this.options.watcher)
+  async openWatcher(onEvents: EventLogWakeListener, nodeId: string): Promise<EventLogWatcher> {
+    const watcher = await RedisEventLogWatcher.open(
+      this.client,
+      nodeId,
+      onEvents,
+      this.options.watcher,
+    )
+    this.watchers.add(watcher)
+    return watcher
   }
 
   /** What the scripts need to tell a reader's node: its wake channel's prefix, where ids start in stream keys. */

@@ -35,6 +35,11 @@ export function appendedLogKeys(subscriptionId: string): [string, string, string
   ]
 }
 
+/** The keys a watcher's arming check reads of one subscription's log: its last number given, and its claim. */
+export function checkedLogKeys(subscriptionId: string): [string, string] {
+  return [`queue-seq:${subscriptionId}`, `queue-reader:${subscriptionId}`]
+}
+
 /** Every key of one subscription's log (renewed and dropped together). */
 export function allLogKeys(subscriptionId: string): string[] {
   return [...claimKeys(subscriptionId), `queue-origin:${subscriptionId}`]
@@ -120,19 +125,24 @@ return { after, last, entries, reader }
 `)
 
 /**
- * Acknowledges one log or several (a turn's acknowledgements in one call): for the i-th, KEYS[4i-3..4i] its
- * `claimedLogKeys`, ARGV[2i] the position and ARGV[2i+1] the reader or ''. Moves each acknowledged position to its
- * number (never back, never past the last number given) and trims the entries through it but the last ARGV[1]
- * (kept for a channel that resumes from an earlier number), unless it names a reader and another one claimed the
- * log (then -1). The position takes the time to live of the sequence key; an unknown subscription (no sequence
- * key) is left without keys (0). Returns each log's answer: -1, 0 or its acknowledged position.
+ * Acknowledges one log or several (a turn's acknowledgements in one call), then reads the logs a watcher armed
+ * (its arming check, redis-event-log-watcher.ts). ARGV[1] is how many acknowledged events are kept, ARGV[2] the
+ * number n of acknowledgements; for the i-th, KEYS[4i-3..4i] its `claimedLogKeys`, ARGV[2i+1] the position and
+ * ARGV[2i+2] the reader or ''. Moves each acknowledged position to its number (never back, never past the last
+ * number given) and trims the entries through it but the last ARGV[1] (kept for a channel that resumes from an
+ * earlier number), unless it names a reader and another one claimed the log (then -1). The position takes the
+ * time to live of the sequence key; an unknown subscription (no sequence key) is left without keys (0). The keys
+ * after the 4n are the checked logs' `checkedLogKeys`, two each. Returns each acknowledgement's answer (-1, 0 or
+ * its acknowledged position), then for each checked log its last number given ('0' for none) and its reader (''
+ * for none).
  */
 export const ACKNOWLEDGE = new RedisScript(`
 local answers = {}
-for i = 1, #KEYS / 4 do
+local acknowledgements = tonumber(ARGV[2])
+for i = 1, acknowledgements do
   local k = 4 * (i - 1)
   local answer
-  local reader = ARGV[2 * i + 1]
+  local reader = ARGV[2 * i + 2]
   if reader ~= '' then
     local claimed = redis.call('GET', KEYS[k + 4])
     if claimed and claimed ~= reader then answer = -1 end
@@ -142,7 +152,7 @@ for i = 1, #KEYS / 4 do
     if not last then
       answer = 0
     else
-      local through = math.min(tonumber(ARGV[2 * i]), last)
+      local through = math.min(tonumber(ARGV[2 * i + 1]), last)
       local acknowledged = tonumber(redis.call('GET', KEYS[k + 3]) or '0')
       if through <= acknowledged then
         answer = acknowledged
@@ -160,6 +170,10 @@ for i = 1, #KEYS / 4 do
     end
   end
   answers[i] = answer
+end
+for k = 4 * acknowledgements + 1, #KEYS, 2 do
+  answers[#answers + 1] = redis.call('GET', KEYS[k]) or '0'
+  answers[#answers + 1] = redis.call('GET', KEYS[k + 1]) or ''
 end
 return answers
 `)
