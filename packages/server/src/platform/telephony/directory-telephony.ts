@@ -76,13 +76,14 @@ export class DirectoryTelephony implements TelephonyDirectory {
     if (user === undefined) return {}
     const standard = user.record.type === 'STANDARD'
     const { voicemail, pickupGroup } = user.record
-    return {
-      ...(voicemail !== undefined && { voicemail: voicemail.number }),
-      park: standard,
-      recording: true,
-      callBack: standard,
-      ...(pickupGroup !== undefined && { pickupGroup }),
-    }
+    // Built without spreading conditional parts: called for each party of each call view an engine command
+    // makes, where spreads were 4 % of the embedded service's CPU (docs/performance.md).
+    const features: CallFeatures =
+      voicemail === undefined
+        ? { park: standard, recording: true, callBack: standard }
+        : { voicemail: voicemail.number, park: standard, recording: true, callBack: standard }
+    if (pickupGroup !== undefined) features.pickupGroup = pickupGroup
+    return features
   }
 
   /**

@@ -22,10 +22,11 @@ export function featureCapabilities(
   main: Connection,
   loginName: string,
   directory: TelephonyDirectory,
+  /** The capabilities to add to (returned): a new object when not given. */
+  capabilities: CallCapabilities = {},
 ): CallCapabilities {
   const features = directory.featuresOf?.(loginName)
-  if (features === undefined) return {}
-  const capabilities: CallCapabilities = {}
+  if (features === undefined) return capabilities
   switch (main.state) {
     case 'RINGING_INCOMING':
       if (features.voicemail !== undefined && call.pendingCallee === undefined)
