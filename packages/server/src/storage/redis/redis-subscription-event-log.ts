@@ -187,7 +187,10 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     }
     const checks: { watcher: RedisEventLogWatcher; ids: string[] }[] = []
     for (const watcher of this.watchers) {
-      if (watcher.isClosed) this.watchers.delete(watcher)
+      if (watcher.isClosed) {
+        this.watchers.delete(watcher)
+        continue
+      }
       const ids = watcher.takeUnchecked()
       if (ids.length === 0) continue
       checks.push({ watcher, ids })
