@@ -23,6 +23,7 @@ import type {
   EventLogWatcher,
   LoggedEvent,
 } from '../../platform/ports.js'
+import { checkedLogKeys } from './subscription-event-log-scripts.js'
 
 /** How the watcher runs. */
 export interface RedisEventLogWatcherOptions {
@@ -121,23 +122,19 @@ export class RedisEventLogWatcher implements EventLogWatcher {
   }
 
   /**
-   * What a check of `ids` read, after they were armed: each log's last sequence number given and the reader that
-   * claimed it (null for none). Wakes those that hold an event after their position, or that another reader
-   * claimed.
+   * What a check of `ids` read, after they were armed: for each, in turn, the values of its `checkedLogKeys` (its
+   * log's last sequence number given, and the reader that claimed it; null or empty for none). Wakes those that
+   * hold an event after their position, or that another reader claimed.
    */
-  checked(
-    ids: readonly string[],
-    lastSequences: readonly (string | null)[],
-    readers: readonly (string | null)[],
-  ): void {
+  checked(ids: readonly string[], values: readonly (string | null)[]): void {
     const woken: string[] = []
     ids.forEach((subscriptionId, index) => {
       const armed = this.armed.get(subscriptionId)
       if (armed === undefined) return
-      const appended = Number(lastSequences[index] ?? 0) > armed.after
+      const appended = Number(values[2 * index] ?? 0) > armed.after
       // A lapsed claim (no reader) wakes nothing: the reader would read, find no other reader, and arm again.
-      const reader = readers[index] ?? null
-      const claimed = armed.reader !== undefined && reader !== null && reader !== armed.reader
+      const reader = values[2 * index + 1] || undefined
+      const claimed = armed.reader !== undefined && reader !== undefined && reader !== armed.reader
       if (!appended && !claimed) return
       this.armed.delete(subscriptionId)
       woken.push(subscriptionId)
@@ -255,15 +252,12 @@ export class RedisEventLogWatcher implements EventLogWatcher {
     if (ids.length === 0 || this.closed) return
     let values: (string | null)[]
     try {
-      values = await this.client.mget([
-        ...ids.map((id) => `queue-seq:${id}`),
-        ...ids.map((id) => `queue-reader:${id}`),
-      ])
+      values = await this.client.mget(ids.flatMap(checkedLogKeys))
     } catch (error) {
       this.options.onError?.(error)
       return
     }
-    this.checked(ids, values.slice(0, ids.length), values.slice(ids.length))
+    this.checked(ids, values)
   }
 
   private name(woken: string[], pages?: ReadonlyMap<string, EventLogPage>): void {

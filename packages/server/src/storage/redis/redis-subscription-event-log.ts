@@ -199,7 +199,12 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
     ACKNOWLEDGE.run(this.client, keys, args).then(
       (reply) => {
         for (const { resolve } of turn) resolve()
-        this.tellChecks(checks, (reply as (number | string)[]).slice(turn.length))
+        let next = turn.length
+        const values = (reply as (number | string)[]).map(String)
+        for (const { watcher, ids } of checks) {
+          watcher.checked(ids, values.slice(next, next + 2 * ids.length))
+          next += 2 * ids.length
+        }
       },
       (error: unknown) => {
         for (const { reject } of turn) reject(error)
@@ -207,24 +212,6 @@ export class RedisSubscriptionEventLog implements SubscriptionEventLog {
         for (const { watcher, ids } of checks) watcher.checkAgain(ids)
       },
     )
-  }
-
-  /** Hands each watcher what the acknowledgements' script read of its logs: a number and a reader a log. */
-  private tellChecks(
-    checks: readonly { watcher: RedisEventLogWatcher; ids: string[] }[],
-    values: readonly (number | string)[],
-  ): void {
-    let next = 0
-    for (const { watcher, ids } of checks) {
-      const sequences: string[] = []
-      const readers: (string | null)[] = []
-      for (let index = 0; index < ids.length; index++) {
-        sequences.push(String(values[next++] ?? 0))
-        const reader = String(values[next++] ?? '')
-        readers.push(reader === '' ? null : reader)
-      }
-      watcher.checked(ids, sequences, readers)
-    }
   }
 
   async claim(subscriptionId: string, reader: string, ttlMs: number): Promise<ClaimedLog> {
