@@ -6,7 +6,7 @@
  */
 import type { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { JournalRecord } from '../../src/platform/journal/journal-entry.js'
+import type { JournalRecord, RequestDraft } from '../../src/platform/journal/journal-entry.js'
 import type { JournalStore } from '../../src/platform/ports.js'
 import { MemoryJournalStore } from '../../src/storage/memory/memory-journal-store.js'
 import { RedisJournalStore } from '../../src/storage/redis/redis-journal-store.js'
@@ -17,6 +17,39 @@ function entry(path: string, at = 0): JournalRecord {
   return { id: 0, at, kind: 'control', method: 'POST', path, status: 204, durationMs: 1 }
 }
 const all = { match: () => true, limit: Number.POSITIVE_INFINITY }
+
+/** Requests as the gateway records them: what is known on arrival, then the answer's fields. */
+const REQUEST_CASES: [string, Partial<RequestDraft>, Partial<RequestDraft>][] = [
+  ['the fields every request has', {}, { status: 404, durationMs: 1.25 }],
+  [
+    'every field a request may have',
+    { query: 'loginName=bob&password=***' },
+    {
+      status: 404,
+      durationMs: 3,
+      error: { type: 'NOT_FOUND', message: 'No call c1' },
+      user: 'alice',
+      session: 's-1',
+      call: 'c1',
+      subscription: 'sub-1',
+    },
+  ],
+  ['an empty operation and status 0', { operation: '' }, { status: 0, durationMs: 0 }],
+]
+
+/** A request's entry as the gateway begins it. */
+function requestEntry(arrival: Partial<RequestDraft>): RequestDraft & { id: number; at: number } {
+  return {
+    id: 0,
+    at: 1_000,
+    kind: 'request',
+    method: 'GET',
+    path: '/api/rest/1.0/users/alice',
+    operation: 'getUser',
+    ...arrival,
+  }
+}
+
 const paths = (records: JournalRecord[]) =>
   records.map((record) => ('path' in record ? record.path : ''))
 
@@ -110,6 +143,21 @@ function storeCases(newStore: (size: number) => Promise<JournalStore>) {
       expect.objectContaining({ path: '/during' }),
     ])
   })
+
+  it.each(REQUEST_CASES)(
+    'gives back a request with %s, once answered',
+    async (_, arrival, answer) => {
+      const store = await newStore(100)
+      const request = requestEntry(arrival)
+      store.append(request, true)
+      Object.assign(request, answer)
+      store.complete(request)
+      await store.settled()
+      expect((await store.read({ ...all, order: 'oldest' })).records).toEqual([
+        { ...request, id: expect.any(Number) },
+      ])
+    },
+  )
 }
 
 describe('MemoryJournalStore', () => {
@@ -121,6 +169,37 @@ describe('MemoryJournalStore', () => {
     const { records } = await store.read({ ...all, order: 'oldest' })
     expect(paths(records)).toEqual(['/c', '/d', '/e'])
     expect(records.map((record) => record.id)).toEqual([3, 4, 5])
+  })
+
+  it.each(REQUEST_CASES)(
+    'reads a request with %s in progress as it arrived',
+    async (_, arrival) => {
+      const store = new MemoryJournalStore(10)
+      const request = requestEntry(arrival)
+      store.append(request, true)
+      expect((await store.read({ ...all, order: 'oldest' })).records).toEqual([{ ...request }])
+    },
+  )
+
+  it('tells live readers of a request answered after the ring dropped its entry', async () => {
+    const store = new MemoryJournalStore(2)
+    const live: string[] = []
+    await store.follow('now', (record) =>
+      live.push(`${paths([record])[0]} ${'status' in record ? record.status : 'in progress'}`),
+    )
+    const request = requestEntry({ path: '/held' })
+    store.append(request, true)
+    // As many requests as the ring holds, answered: the late answer must not land in a slot one of them took.
+    for (const path of ['/a', '/b'])
+      store.append({ ...requestEntry({ path }), status: 204, durationMs: 1 })
+    Object.assign(request, { status: 200, durationMs: 2 })
+    store.complete(request)
+    expect(live).toEqual(['/a 204', '/b 204', '/held 200'])
+    const { records } = await store.read({ ...all, order: 'oldest' })
+    expect(records).toMatchObject([
+      { path: '/a', status: 204, durationMs: 1 },
+      { path: '/b', status: 204, durationMs: 1 },
+    ])
   })
 
   it('refuses a size of 0 (no journal: no store)', () => {

@@ -1,10 +1,12 @@
 /**
  * The journal in the process's memory (the embedded mode; docs/journal.md): a ring of `size` slots, the oldest
- * overwritten by the newest, ids counted here (a slot's id follows from its place). A request, control action or
- * near-miss is stored as the record given (no copy, no serialization); a request in progress is stored when it
- * arrives and completed in place, its readers told then. An event's slot holds references only (the event the
- * delivery serialized, the subscription's id and login, its number and time): a fan-out to 10,000
- * subscriptions allocates nothing per subscription here, and the entry is made when it is read.
+ * overwritten by the newest, ids counted here (a slot's id follows from its place). A control action or near-miss
+ * is stored as the record given (no copy, no serialization). A request is kept field by field in columns
+ * (journal-request-columns.ts), so that the ring keeps no object of its own alive: its place is taken when it
+ * arrives, its answer's fields written when it completes, its readers told then. An event's slot holds references
+ * only (the event the delivery serialized, the subscription's id and login, its number and time): a fan-out to
+ * 10,000 subscriptions allocates nothing per subscription here. A request's or an event's entry is made when it
+ * is read.
  */
 import { eventRecord, type JournalRecord } from '../../platform/journal/journal-entry.js'
 import type {
@@ -14,14 +16,24 @@ import type {
   JournalStore,
   PlatformEvent,
 } from '../../platform/ports.js'
+import { JournalRequestColumns } from './journal-request-columns.js'
 
 const DONE = Promise.resolve()
 
+/** What a slot holds: a record as given, an event's references, or a request's columns. */
+const RECORD = 0
+const EVENT = 1
+const REQUEST = 2
+
 export class MemoryJournalStore implements JournalStore {
-  /** A slot's record, for any entry but an event's. */
+  /** What each slot holds: RECORD, EVENT or REQUEST. */
+  private readonly holds: Uint8Array
+  /** A slot's record, for a control action or a near-miss. */
   private readonly records: (JournalRecord | undefined)[]
-  /** An event's slot: its time, subscription, login, event (or its JSON alone) and number. */
+  /** A request's or an event's time. */
   private readonly ats: Float64Array
+  private readonly requests: JournalRequestColumns
+  /** An event's slot: its subscription, login, event (or its JSON alone) and number. */
   private readonly subscriptions: (string | undefined)[]
   private readonly users: (string | undefined)[]
   private readonly sources: (PlatformEvent | undefined)[]
@@ -37,8 +49,10 @@ export class MemoryJournalStore implements JournalStore {
   constructor(readonly size: number) {
     if (!(Number.isInteger(size) && size > 0))
       throw new Error(`the journal's size must be a whole number above 0, not ${size}`)
+    this.holds = new Uint8Array(size)
     this.records = new Array(size)
     this.ats = new Float64Array(size)
+    this.requests = new JournalRequestColumns(size)
     this.subscriptions = new Array(size)
     this.users = new Array(size)
     this.sources = new Array(size)
@@ -49,7 +63,14 @@ export class MemoryJournalStore implements JournalStore {
   append(record: JournalRecord, pending = false): void {
     const slot = this.take()
     record.id = this.lastId
-    this.records[slot] = record
+    if (record.kind === 'request') {
+      this.holds[slot] = REQUEST
+      this.ats[slot] = record.at
+      this.requests.write(slot, record)
+    } else {
+      this.holds[slot] = RECORD
+      this.records[slot] = record
+    }
     if (!pending && this.listeners.size > 0) this.tell(record)
   }
 
@@ -62,6 +83,7 @@ export class MemoryJournalStore implements JournalStore {
     sequence: number,
   ): void {
     const slot = this.take()
+    this.holds[slot] = EVENT
     this.ats[slot] = at
     this.subscriptions[slot] = subscription
     this.users[slot] = user
@@ -72,8 +94,14 @@ export class MemoryJournalStore implements JournalStore {
     if (this.listeners.size > 0) this.tell(this.recordAt(slot, this.lastId))
   }
 
-  /** The record is in the ring already, as given: only the live readers are told, now it is complete. */
+  /**
+   * A request's answer is in `record`: kept in its slot if the ring still holds it (a chunk channel may stay open
+   * for longer than the ring takes to come round), and the live readers told.
+   */
   complete(record: JournalRecord): void {
+    const back = this.lastId - record.id
+    if (record.kind === 'request' && back >= 0 && back < this.held)
+      this.requests.answer(this.slotBack(back), record)
     if (this.listeners.size > 0) this.tell(record)
   }
 
@@ -94,6 +122,7 @@ export class MemoryJournalStore implements JournalStore {
 
   clear(): Promise<void> {
     this.records.fill(undefined)
+    this.requests.clear()
     this.subscriptions.fill(undefined)
     this.users.fill(undefined)
     this.sources.fill(undefined)
@@ -138,8 +167,9 @@ export class MemoryJournalStore implements JournalStore {
 
   /** The record of a slot whose entry has the id `id`. */
   private recordAt(slot: number, id: number): JournalRecord {
-    const record = this.records[slot]
-    if (record !== undefined) return record
+    const holds = this.holds[slot]
+    if (holds === RECORD) return this.records[slot] as JournalRecord
+    if (holds === REQUEST) return this.requests.record(slot, id, this.ats[slot] ?? 0)
     return eventRecord(
       id,
       this.ats[slot] ?? 0,
@@ -162,7 +192,12 @@ export class MemoryJournalStore implements JournalStore {
 
   /** The entry `back` places before the newest (0: the newest). */
   private recordBack(back: number): JournalRecord {
+    return this.recordAt(this.slotBack(back), this.lastId - back)
+  }
+
+  /** The slot of the entry `back` places before the newest. */
+  private slotBack(back: number): number {
     const size = this.records.length
-    return this.recordAt((this.next - 1 - back + 2 * size) % size, this.lastId - back)
+    return (this.next - 1 - back + 2 * size) % size
   }
 }
