@@ -144,6 +144,84 @@ function storeCases(newStore: (size: number) => Promise<JournalStore>) {
     ])
   })
 
+  it('gives back the events a queue took: name, the login it is about, its call, its number', async () => {
+    const store = await newStore(100)
+    store.appendEvent(
+      10,
+      'sub-1',
+      'alice',
+      { eventName: 'OnCallModified', loginName: 'alice', callRef: 'c1' },
+      '{}',
+      1,
+    )
+    store.appendEvent(
+      11,
+      'sub-2',
+      'admin',
+      { eventName: 'OnCallRemoved', loginName: 'bob', callRef: 'c1' },
+      '{}',
+      2,
+    )
+    store.appendEvent(
+      12,
+      'sub-1',
+      'alice',
+      { eventName: 'OnUserInfoChanged', loginName: 'alice', callRef: 7 },
+      '{}',
+      3,
+    )
+    store.appendEvent(
+      13,
+      'sub-1',
+      'alice',
+      undefined,
+      '{"eventName":"OnChannelInformation","x":1}',
+      4,
+    )
+    await store.settled()
+    expect((await store.read({ ...all, order: 'oldest' })).records).toEqual([
+      {
+        id: expect.any(Number),
+        at: 10,
+        kind: 'event',
+        subscription: 'sub-1',
+        user: 'alice',
+        event: 'OnCallModified',
+        call: 'c1',
+        sequence: 1,
+      },
+      {
+        id: expect.any(Number),
+        at: 11,
+        kind: 'event',
+        subscription: 'sub-2',
+        user: 'admin',
+        event: 'OnCallRemoved',
+        about: 'bob',
+        call: 'c1',
+        sequence: 2,
+      },
+      {
+        id: expect.any(Number),
+        at: 12,
+        kind: 'event',
+        subscription: 'sub-1',
+        user: 'alice',
+        event: 'OnUserInfoChanged',
+        sequence: 3,
+      },
+      {
+        id: expect.any(Number),
+        at: 13,
+        kind: 'event',
+        subscription: 'sub-1',
+        user: 'alice',
+        event: 'OnChannelInformation',
+        sequence: 4,
+      },
+    ])
+  })
+
   it.each(REQUEST_CASES)(
     'gives back a request with %s, once answered',
     async (_, arrival, answer) => {
@@ -180,6 +258,16 @@ describe('MemoryJournalStore', () => {
       expect((await store.read({ ...all, order: 'oldest' })).records).toEqual([{ ...request }])
     },
   )
+
+  it('shows an event as its queue took it, whatever becomes of the event after', async () => {
+    const store = new MemoryJournalStore(10)
+    const event = { eventName: 'OnCallModified', loginName: 'alice', callRef: 'c1' }
+    store.appendEvent(10, 'sub-1', 'alice', event, '{}', 1)
+    Object.assign(event, { eventName: 'OnCallRemoved', loginName: 'bob', callRef: 'c2' })
+    expect((await store.read({ ...all, order: 'oldest' })).records).toMatchObject([
+      { event: 'OnCallModified', call: 'c1', sequence: 1 },
+    ])
+  })
 
   it('tells live readers of a request answered after the ring dropped its entry', async () => {
     const store = new MemoryJournalStore(2)

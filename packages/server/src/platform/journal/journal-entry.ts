@@ -104,6 +104,20 @@ export function shownEntry(record: JournalRecord): JournalEntry {
 /** `"eventName":"OnX"` in an event serialized without its source (the platform's own events). */
 const EVENT_NAME = /"eventName":"([^"]*)"/
 
+/** An event as the delivery holds it: its name, the login it is about, its other fields. */
+type EventSource = { eventName: string; loginName?: string; [field: string]: unknown }
+
+/** The name of an event: its source's, or read from its JSON (the platform's own events come without a source). */
+export function eventNameOf(source: EventSource | undefined, json: string): string {
+  return source?.eventName ?? EVENT_NAME.exec(json)?.[1] ?? ''
+}
+
+/** The call reference an event carries, if any. */
+export function eventCallOf(source: EventSource | undefined): string | undefined {
+  const call = source?.['callRef']
+  return typeof call === 'string' ? call : undefined
+}
+
 /**
  * The record of an event a subscription's queue took, from what the delivery holds: the event (`source`, or
  * only its serialized form `json` for the platform's own events), the subscription and its login, the number.
@@ -113,21 +127,42 @@ export function eventRecord(
   at: number,
   subscription: string,
   user: string,
-  source: { eventName: string; loginName?: string; [field: string]: unknown } | undefined,
+  source: EventSource | undefined,
   json: string,
   sequence: number,
 ): JournalRecord {
-  const about = source?.loginName
-  const call = source?.['callRef']
+  return eventEntry(
+    id,
+    at,
+    subscription,
+    user,
+    eventNameOf(source, json),
+    source?.loginName,
+    eventCallOf(source),
+    sequence,
+  )
+}
+
+/** The record of an event from its parts: its name, the login it is about and its call, when it has them. */
+export function eventEntry(
+  id: number,
+  at: number,
+  subscription: string,
+  user: string,
+  event: string,
+  about: string | undefined,
+  call: string | undefined,
+  sequence: number,
+): JournalRecord {
   return {
     id,
     at,
     kind: 'event',
     subscription,
     user,
-    event: source?.eventName ?? EVENT_NAME.exec(json)?.[1] ?? '',
+    event,
     ...(about !== undefined && about !== user && { about }),
-    ...(typeof call === 'string' && { call }),
+    ...(call !== undefined && { call }),
     sequence,
   }
 }

@@ -3,12 +3,17 @@
  * overwritten by the newest, ids counted here (a slot's id follows from its place). A control action or near-miss
  * is stored as the record given (no copy, no serialization). A request is kept field by field in columns
  * (journal-request-columns.ts), so that the ring keeps no object of its own alive: its place is taken when it
- * arrives, its answer's fields written when it completes, its readers told then. An event's slot holds references
- * only (the event the delivery serialized, the subscription's id and login, its number and time): a fan-out to
- * 10,000 subscriptions allocates nothing per subscription here. A request's or an event's entry is made when it
- * is read.
+ * arrives, its answer's fields written when it completes, its readers told then. An event's slot holds what its
+ * entry shows (its time, subscription and login, the event's name, the login it is about and its call, its number):
+ * a fan-out to 10,000 subscriptions allocates nothing per subscription here, and the event, which the ring would
+ * keep alive past V8's young generation, is not held. A request's or an event's entry is made when it is read.
  */
-import { eventRecord, type JournalRecord } from '../../platform/journal/journal-entry.js'
+import {
+  eventCallOf,
+  eventEntry,
+  eventNameOf,
+  type JournalRecord,
+} from '../../platform/journal/journal-entry.js'
 import type {
   JournalFollower,
   JournalPage,
@@ -33,11 +38,12 @@ export class MemoryJournalStore implements JournalStore {
   /** A request's or an event's time. */
   private readonly ats: Float64Array
   private readonly requests: JournalRequestColumns
-  /** An event's slot: its subscription, login, event (or its JSON alone) and number. */
+  /** An event's slot: its subscription, login, event's name, the login it is about, its call and number. */
   private readonly subscriptions: (string | undefined)[]
   private readonly users: (string | undefined)[]
-  private readonly sources: (PlatformEvent | undefined)[]
-  private readonly jsons: (string | undefined)[]
+  private readonly eventNames: (string | undefined)[]
+  private readonly abouts: (string | undefined)[]
+  private readonly calls: (string | undefined)[]
   private readonly sequences: Float64Array
   /** Where the next entry goes. */
   private next = 0
@@ -55,8 +61,9 @@ export class MemoryJournalStore implements JournalStore {
     this.requests = new JournalRequestColumns(size)
     this.subscriptions = new Array(size)
     this.users = new Array(size)
-    this.sources = new Array(size)
-    this.jsons = new Array(size)
+    this.eventNames = new Array(size)
+    this.abouts = new Array(size)
+    this.calls = new Array(size)
     this.sequences = new Float64Array(size)
   }
 
@@ -87,9 +94,9 @@ export class MemoryJournalStore implements JournalStore {
     this.ats[slot] = at
     this.subscriptions[slot] = subscription
     this.users[slot] = user
-    this.sources[slot] = source
-    // The JSON is kept only for the platform's own events, which come without their source.
-    this.jsons[slot] = source === undefined ? json : undefined
+    this.eventNames[slot] = eventNameOf(source, json)
+    this.abouts[slot] = source?.loginName
+    this.calls[slot] = eventCallOf(source)
     this.sequences[slot] = sequence
     if (this.listeners.size > 0) this.tell(this.recordAt(slot, this.lastId))
   }
@@ -125,8 +132,9 @@ export class MemoryJournalStore implements JournalStore {
     this.requests.clear()
     this.subscriptions.fill(undefined)
     this.users.fill(undefined)
-    this.sources.fill(undefined)
-    this.jsons.fill(undefined)
+    this.eventNames.fill(undefined)
+    this.abouts.fill(undefined)
+    this.calls.fill(undefined)
     this.next = 0
     this.held = 0
     return DONE
@@ -170,13 +178,14 @@ export class MemoryJournalStore implements JournalStore {
     const holds = this.holds[slot]
     if (holds === RECORD) return this.records[slot] as JournalRecord
     if (holds === REQUEST) return this.requests.record(slot, id, this.ats[slot] ?? 0)
-    return eventRecord(
+    return eventEntry(
       id,
       this.ats[slot] ?? 0,
       this.subscriptions[slot] ?? '',
       this.users[slot] ?? '',
-      this.sources[slot],
-      this.jsons[slot] ?? '',
+      this.eventNames[slot] ?? '',
+      this.abouts[slot],
+      this.calls[slot],
       this.sequences[slot] ?? 0,
     )
   }
