@@ -25,7 +25,7 @@ import { JournalRequestColumns } from './journal-request-columns.js'
 
 const DONE = Promise.resolve()
 
-/** What a slot holds: a record as given, an event's references, or a request's columns. */
+/** What a slot holds: a record as given (control action, near-miss), an event's columns, or a request's. */
 const RECORD = 0
 const EVENT = 1
 const REQUEST = 2
