@@ -408,6 +408,24 @@ for (const prefix of ['/users', '/logins']) {
       })
     })
 
+    it('answers JSON, and the account as it is now: read, changed, read again', async () => {
+      const before = await get(sessions.bob, `${prefix}/alice`)
+      expect(before.headers['content-type']).toBe('application/json; charset=utf-8')
+      expect(userOf(before).firstName).toBe('Alice')
+      const { directory } = service.running.platform
+      await directory.updateUser('alice', { firstName: 'Alicia' })
+      try {
+        const after = await get(sessions.bob, `${prefix}/alice`)
+        expect(userOf(after)).toEqual({ ...ALICE_PUBLIC, firstName: 'Alicia' })
+        expect(after.headers['content-length']).toBe(String(Buffer.byteLength(after.body)))
+        const own = userOf(await get(sessions.alice, `${prefix}/alice`))
+        expect(own).toEqual({ ...ALICE_PUBLIC, ...ALICE_PRIVATE, firstName: 'Alicia' })
+      } finally {
+        await directory.updateUser('alice', { firstName: 'Alice' })
+      }
+      expect(userOf(await get(sessions.bob, `${prefix}/alice`))).toEqual(ALICE_PUBLIC)
+    })
+
     it("gives the user's own dialing rule when the directory has one, else the numbering plan's", async () => {
       const franck = await openSession(service.app, 'franck')
       const body = userOf(await get(franck, `${prefix}/franck`))

@@ -971,6 +971,66 @@ describe('Directory devices', () => {
   })
 })
 
+describe('Directory.userViewJson', () => {
+  /** JSON.stringify, counting its calls. */
+  function countingSerializer() {
+    const serializer = (view: object) => {
+      serializer.calls++
+      return JSON.stringify(view)
+    }
+    serializer.calls = 0
+    return serializer
+  }
+
+  it("is the serializer's text of the view, made once per account and view kind", () => {
+    const serialize = countingSerializer()
+    const full = directory.userViewJson(user('alice'), true, serialize)
+    const partial = directory.userViewJson(user('alice'), false, serialize)
+
+    expect(JSON.parse(full)).toEqual(directory.userView(user('alice'), true))
+    expect(JSON.parse(partial)).toEqual(directory.userView(user('alice'), false))
+    expect(full).not.toBe(partial)
+    expect(directory.userViewJson(user('alice'), true, serialize)).toBe(full)
+    expect(directory.userViewJson(user('alice'), false, serialize)).toBe(partial)
+    expect(JSON.parse(directory.userViewJson(user('bob'), true, serialize)).loginName).toBe('bob')
+    expect(serialize.calls).toBe(3)
+  })
+
+  it('follows a change of the account', async () => {
+    const serialize = countingSerializer()
+    directory.userViewJson(user('bob'), true, serialize)
+    await directory.updateUser('bob', { firstName: 'Robert' })
+
+    const json = directory.userViewJson(user('bob'), true, serialize)
+
+    expect(JSON.parse(json)).toEqual(view('bob'))
+    expect(JSON.parse(json).firstName).toBe('Robert')
+    expect(serialize.calls).toBe(2)
+  })
+
+  it('follows a change of the settings, the accounts unchanged', async () => {
+    const serialize = countingSerializer()
+    const before = JSON.parse(directory.userViewJson(user('alice'), true, serialize))
+    const account = user('alice')
+    const snapshot = await loaded()
+    const { numberingPlan } = snapshot.settings
+    await store.replace({
+      ...snapshot,
+      settings: { ...snapshot.settings, numberingPlan: { ...numberingPlan, countryCode: 'DE' } },
+    })
+    await directory.restored({ accounts: [], settings: true })
+
+    const after = JSON.parse(directory.userViewJson(user('alice'), true, serialize))
+
+    // The same account: only the settings (the plan's dialing rule) made the text change.
+    expect(user('alice')).toBe(account)
+    expect(before.dialingRule).toMatchObject({ countryCode: 'FR' })
+    expect(after.dialingRule).toMatchObject({ countryCode: 'DE' })
+    expect(after).toEqual(view('alice'))
+    expect(serialize.calls).toBe(2)
+  })
+})
+
 describe('the change schemas', () => {
   it('name the same fields as the records they change', () => {
     expect(Object.keys(DirectoryUserPatch.properties).sort()).toEqual(

@@ -94,6 +94,8 @@ export class Directory {
   private readonly byDeviceId = new Map<string, UserAccount>()
   /** Each record's Voicemail as the API shows it (shownVoicemail). */
   private readonly shownVoicemails = new WeakMap<Voicemail, Voicemail>()
+  /** Each account's views as JSON (userViewJson), with the settings they were made under. */
+  private readonly viewJson = new WeakMap<UserAccount, ViewJson>()
   private readonly provisioning: DirectoryProvisioning
   private readonly accountChanges: AccountChanges
   /** The tail of the queue of changes: each change runs alone, on the state the previous one left. */
@@ -237,6 +239,29 @@ export class Directory {
       view['voicemail'] = this.shownVoicemail(voicemail, account.loginName)
     if (full) view['dialingRule'] = account.record.dialingRule ?? this.planDialingRule()
     return view as User
+  }
+
+  /**
+   * The JSON of `userView(account, full)` as `serialize` writes it, made once per account record and settings
+   * (both are replaced, never changed in place, and a view is made of nothing else): GET /users/{loginName}, the
+   * hottest read of the API, would otherwise build and serialize the same view at every read (docs/performance.md,
+   * "auth-read"). `serialize` is the User schema's serializer of the route that asks; every caller's gives the
+   * same text for the same view, so the first one's is kept. About a kilobyte an account read, freed with the
+   * record.
+   */
+  userViewJson(account: UserAccount, full: boolean, serialize: (view: User) => string): string {
+    let views = this.viewJson.get(account)
+    if (views === undefined || views.settings !== this.settings) {
+      views = { settings: this.settings }
+      this.viewJson.set(account, views)
+    }
+    const kind = full ? 'full' : 'partial'
+    let json = views[kind]
+    if (json === undefined) {
+      json = serialize(this.userView(account, full))
+      views[kind] = json
+    }
+    return json
   }
 
   /**
@@ -542,6 +567,13 @@ export class Directory {
     drop(this.byCompanyPhone, record.companyPhone)
     for (const device of record.devices ?? []) drop(this.byDeviceId, device.id)
   }
+}
+
+/** An account's views as JSON, full (the owner's and administrators') and not, under these settings. */
+interface ViewJson {
+  settings: DirectorySettings
+  full?: string
+  partial?: string
 }
 
 /**
