@@ -129,9 +129,9 @@ export const userAccountRoutes: FastifyPluginAsyncTypebox<UserAccountRoutesOptio
         response: { 200: User, ...errorResponses(404) },
       },
     },
-    // Synchronous: the authenticated read is the hottest path of the API, and a value returned (or an
-    // error thrown) is sent at once, with no promise to settle. The account's JSON is kept by the directory,
-    // written once by this route's serializer, and sent as it is (docs/performance.md, "auth-read").
+    // Synchronous: the authenticated read is the hottest path of the API, and the answer sent (or an error
+    // thrown) goes out at once, with no promise to settle. The account's JSON is kept by the directory, written
+    // once by this route's serializer, and sent as it is (docs/performance.md, "auth-read").
     (request, reply) => {
       const { user, privileged } = userFor(request, request.params.loginName)
       // The route's serializer, compiled from its User schema, writes strings.

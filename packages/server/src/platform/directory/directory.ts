@@ -221,9 +221,10 @@ export class Directory {
    * department, devices, dialingRule, apiRights, applicationRights, customAttributes) are left out.
    */
   userView(account: UserAccount, full: boolean): User {
-    // On the hot path of every GET /users/{loginName}: one plain copy of the wanted fields, in the record's
-    // order, instead of a rest, a spread and deletes (deleting turns the object into a slow dictionary that
-    // costs more to serialize; docs/performance.md, "Authenticated read").
+    // Made for every event about a user, and once per account record for GET /users/{loginName}, which keeps its
+    // JSON (userViewJson): one plain copy of the wanted fields, in the record's order, instead of a rest, a
+    // spread and deletes (deleting turns the object into a slow dictionary that costs more to serialize;
+    // docs/performance.md, "auth-read").
     const record = account.record as unknown as Record<string, unknown>
     const view: Record<string, unknown> = {}
     for (const key in record)
