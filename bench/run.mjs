@@ -17,9 +17,11 @@
 //   { name, title, order, timeoutS, baseline: 'what the baseline is' | undefined,
 //     figures: [{ key, label, unit, baseline?: key of the baseline figure,
 //                 target?: { on: 'median' | 'ratio', op: '>=' | '<=' | '<', value, text } }],
-//     run(ctx), unavailable?() }
+//     run(ctx, prepared), prepare?(ctx), unavailable?() }
 // where unavailable(), when given, names what the benchmark lacks on this machine (a server it needs) or
 // answers undefined: a benchmark that lacks something is reported as skipped, with the reason, not run;
+// where prepare(ctx), when given, does what the benchmark needs before it is timed (a build of an earlier
+// commit) and resolves with what run receives as `prepared`;
 // where run(ctx) measures through ctx.interleave(variants, { rounds, warmup }), each variant's round
 // resolving with { figureKey: value }, or ctx.sample(key, value); see `context` below.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -93,13 +95,19 @@ class Shared {
 
   /**
    * A fresh copy of a data directory the service has already started on (imported, passwords hashed)
-   * with `directoryFile` (undefined: the embedded demo directory); the first call prepares it.
+   * with `directoryFile` (undefined: the embedded demo directory); the first call prepares it. `main`, the
+   * bundle of another build (bench/lib/reference-build.mjs) when the data directory is for that build.
    */
-  async dataDir(directoryFile) {
-    const key = directoryFile ?? 'demo'
+  async dataDir(directoryFile, main) {
+    const key = `${directoryFile ?? 'demo'}${main === undefined ? '' : ` ${main}`}`
     if (!this.templates.has(key)) {
       const template = this.tempDir('openness-bench-template-')
-      const service = await startService({ dataDir: template, directoryFile, logLevel: 'info' })
+      const service = await startService({
+        ...(main !== undefined && { main }),
+        dataDir: template,
+        directoryFile,
+        logLevel: 'info',
+      })
       // Stopping before the import is stored would leave it to import again at every start.
       await service.untilLogged('directory stored')
       await service.stop()
@@ -138,7 +146,7 @@ function context(benchmark, shared, generator) {
     demoUsers: DEMO_USERS,
     tempDir: (prefix) => shared.tempDir(prefix),
     cheapDirectory: () => shared.cheapDirectory(),
-    dataDir: (directoryFile) => shared.dataDir(directoryFile),
+    dataDir: (directoryFile, main) => shared.dataDir(directoryFile, main),
     offerTemplate: (directoryFile, dir) => shared.offerTemplate(directoryFile, dir),
     /** Names a load generator this benchmark used (shown in the table). */
     usedGenerator: (name) => generators.add(name),
@@ -196,21 +204,31 @@ async function runOne(benchmark, shared, generator) {
   const { ctx, samples, notes, generators } = context(benchmark, shared, generator)
   // More rounds than a benchmark's own (at least 3) take longer: its bound grows with them.
   const timeoutS = smoke ? 90 : (benchmark.timeoutS ?? 150) * Math.max(1, (roundsOverride ?? 0) / 3)
-  const started = performance.now()
-  const cpuBefore = { machine: machineCpuMs(), ours: processTreeCpuMs() }
+  log(`${benchmark.name}: ${benchmark.title}`)
   let error
   let timer
-  log(`${benchmark.name}: ${benchmark.title}`)
+  // What a benchmark prepares (a build of an earlier commit: minutes the first time) is neither timed nor
+  // bounded by its time, nor counted in its seconds and the other processes' share.
+  let prepared
   try {
-    await Promise.race([
-      benchmark.run(ctx),
-      new Promise((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`did not finish within ${timeoutS} s`)),
-          timeoutS * 1000,
-        )
-      }),
-    ])
+    prepared = await benchmark.prepare?.(ctx)
+  } catch (caught) {
+    error = caught
+    log(`${benchmark.name}: FAILED to prepare: ${caught?.stack ?? caught}`)
+  }
+  const started = performance.now()
+  const cpuBefore = { machine: machineCpuMs(), ours: processTreeCpuMs() }
+  try {
+    if (error === undefined)
+      await Promise.race([
+        benchmark.run(ctx, prepared),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`did not finish within ${timeoutS} s`)),
+            timeoutS * 1000,
+          )
+        }),
+      ])
   } catch (caught) {
     error = caught
     log(`${benchmark.name}: FAILED: ${caught?.stack ?? caught}`)

@@ -94,13 +94,15 @@ export async function waitUntilUp(port, { deadlineMs = 120_000, intervalMs = 5, 
 }
 
 /**
- * Starts `node packages/server/dist/main.js` on a free port over `dataDir` and waits until it answers.
+ * Starts `node packages/server/dist/main.js` (or the bundle `main`: another build's, bench/lib/
+ * reference-build.mjs) on a free port over `dataDir` and waits until it answers.
  * `directoryFile` undefined keeps the embedded default (the demo directory). With `allListeners` the
  * HTTPS listener (its development certificate made on a cold data directory) and the control plane start
  * too, on free ports, as by default; else the plain-HTTP listener alone. Resolves with the port, the
  * start-up time (spawn to first 200, ms), the log lines it printed, and `stop()`.
  */
 export async function startService({
+  main = MAIN,
   dataDir,
   directoryFile,
   logLevel = 'warn',
@@ -113,7 +115,7 @@ export async function startService({
   const lines = []
   const started = performance.now()
   const startedAt = Date.now()
-  const { child, exited } = spawnTracked(process.execPath, [...execArgv, MAIN], {
+  const { child, exited } = spawnTracked(process.execPath, [...execArgv, main], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -187,10 +189,11 @@ export async function startService({
  * A copy of the demo directory whose passwords are given as scrypt hashes of a negligible cost (N=16,
  * r=1: microseconds) instead of in clear: the service verifies a password at the cost its hash names,
  * so that with this file authentication costs what the service does around the hash, and the first
- * start hashes nothing. Written in `dir`. For benchmarks only: such a hash protects nothing.
+ * start hashes nothing. Written in `dir`; `source`, another directory file (another build's demo
+ * directory). For benchmarks only: such a hash protects nothing.
  */
-export function cheapDirectoryFile(dir) {
-  const text = cheapPasswords(readFileSync(DEMO_DIRECTORY, 'utf8'))
+export function cheapDirectoryFile(dir, source = DEMO_DIRECTORY) {
+  const text = cheapPasswords(readFileSync(source, 'utf8'))
   const file = join(dir, 'bench-directory.yaml')
   writeFileSync(file, text)
   return file
