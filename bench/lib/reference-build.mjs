@@ -1,7 +1,7 @@
 // The service as it was built at an earlier commit of this repository, for a benchmark whose target is set
 // against that state ("not below 0.9 × of the day the issue was filed", issue 12): the commit is cloned from
 // the repository's own history into the system's temporary directory, installed with `npm ci` and built
-// with `npm run build` once, then reused by every later run (docs/performance.md, "rest-calls").
+// with `npm run build` once, then reused by every later run (docs/performance.md, "How the runner measures").
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,8 +17,8 @@ const BUILT = '.bench-built'
 const STEP_TIMEOUT_MS = 15 * 60_000
 
 /**
- * The build of `ref` (a commit of the repository at `root`): resolves with its commit, its directory and the
- * paths of its service bundle and demo directory, building it first when it is not kept in `buildsDir`.
+ * The build of `ref` (a commit of the repository at `root`): its commit, its directory and the paths of its
+ * service bundle and demo directory, built first when it is not kept in `buildsDir` (synchronously: minutes).
  * Throws, with what failed, when `root` has no such commit (a shallow clone) or a step fails.
  */
 export function referenceBuild(ref, { root, buildsDir = BUILDS_DIR, log = () => {} }) {
