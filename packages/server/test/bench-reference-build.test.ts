@@ -5,7 +5,15 @@
  * made anew and refused can be seen.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -93,10 +101,9 @@ describe('referenceBuild', () => {
     })
     expect(readFileSync(build.main, 'utf8')).toBe('// first\n')
     expect(readFileSync(build.demoDirectory, 'utf8')).toBe('users: []\n')
-    expect(module.referenceBuild(second, { root, buildsDir }).main).not.toBe(build.main)
-    expect(readFileSync(module.referenceBuild(second, { root, buildsDir }).main, 'utf8')).toBe(
-      '// second\n',
-    )
+    const other = module.referenceBuild(second, { root, buildsDir })
+    expect(other.main).not.toBe(build.main)
+    expect(readFileSync(other.main, 'utf8')).toBe('// second\n')
   }, 60_000)
 
   it('keeps a finished build for later runs, and makes an interrupted one anew', () => {
@@ -115,9 +122,11 @@ describe('referenceBuild', () => {
   }, 60_000)
 
   it('refuses a commit the repository does not have, building nothing', () => {
+    const kept = readdirSync(buildsDir).sort()
     expect(() => module.referenceBuild('0'.repeat(40), { root, buildsDir })).toThrow(
       /is not a commit of .* \(a shallow clone lacks it\)/,
     )
+    expect(readdirSync(buildsDir).sort()).toEqual(kept)
   })
 
   it('fails with the step that failed and what it printed, and keeps no broken build', () => {
