@@ -66,6 +66,14 @@ function serverOptions(limits: ConnectionLimits) {
   }
 }
 
+/**
+ * The API listeners' options: Node's own answer to an HTTP/1.1 request without `Host` (a 400 with an empty chunked
+ * body, written before the request reaches Fastify) is turned off; gateway/plugins/request-hygiene.ts answers it.
+ */
+function apiServerOptions(limits: ConnectionLimits) {
+  return { ...serverOptions(limits), requireHostHeader: false }
+}
+
 /** `server` with its connection cap and the service's answer to what its parser refuses. */
 function limited<T extends Server>(server: T, limits: ConnectionLimits): T {
   server.maxConnections = limits.maxConnections
@@ -131,7 +139,7 @@ export async function startListeners(
   }
   try {
     if (options.httpPort !== undefined) {
-      const server = limited(createHttpServer(serverOptions(limits), handler), limits)
+      const server = limited(createHttpServer(apiServerOptions(limits), handler), limits)
       servers.push(server)
       result.httpPort = await listen(server, options.httpPort, options.host)
     }
@@ -145,7 +153,7 @@ export async function startListeners(
             cert: options.tls.cert,
             key: options.tls.key,
             ...TLS_PROFILE,
-            ...serverOptions(limits),
+            ...apiServerOptions(limits),
           },
           strict
             ? (request, response) => {

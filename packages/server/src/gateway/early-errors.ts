@@ -5,6 +5,7 @@
  * Node's HTTP parser raises on a connection (headers over its limit, a request that is not HTTP, a request too
  * slow), which Node answers with an empty body unless the server handles `clientError`.
  */
+import type { ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { type RestErrorInfo, restErrorInfo } from '@openness/wire'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
@@ -49,9 +50,21 @@ function frameworkErrorBody(error: FastifyError): [RestErrorInfo, number] {
  * A server's `clientError`: answers what Node's parser refused with a RestErrorInfo and closes the connection
  * (its next bytes cannot be trusted); a connection already reset or not writable is only destroyed.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(
+  error: Error & { code?: string; rawPacket?: Buffer },
+  socket: Duplex,
+): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy()
+    return
+  }
+  // The response Node is writing on this connection, if any (what its own clientError default looks at): once
+  // its head is on the wire, a request was handed to a route and answered (a Transfer-Encoding the parser refuses
+  // only after the headers, request-hygiene.ts): a second answer would be one too many. Close after it.
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (inFlight?.headersSent) {
+    if (inFlight.writableFinished) socket.end()
+    else inFlight.once('finish', () => socket.end())
     return
   }
   const [body, status] = clientErrorBody(error.code)
@@ -61,8 +74,20 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(json)}\r\n` +
       'Connection: close\r\n\r\n' +
-      json,
+      // RFC 9110, 9.3.2: no content in an answer to HEAD (Content-Length still says what GET would get).
+      (refusedMethod(error.rawPacket) === 'HEAD' ? '' : json),
   )
+}
+
+/**
+ * The method of the refused request when the parser's current buffer starts with its request line (requests
+ * sent in one write: every client library); undefined otherwise (a request line read in an earlier chunk).
+ */
+function refusedMethod(rawPacket: Buffer | undefined): string | undefined {
+  if (rawPacket === undefined) return undefined
+  return /^(?:\r?\n)*([!#$%&'*+.^_`|~0-9A-Za-z-]+) [^ \r\n]/.exec(
+    rawPacket.subarray(0, 64).toString('latin1'),
+  )?.[1]
 }
 
 function clientErrorBody(code: string | undefined): [RestErrorInfo, 400 | 408 | 431] {
