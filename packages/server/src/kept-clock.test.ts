@@ -7,14 +7,20 @@ import { MemoryChangeNotices, MemoryNoticeHub } from './storage/memory/memory-ch
 
 const START = Date.UTC(2026, 0, 1)
 
-/** A store in memory that records every save. */
-function memoryStore(offsetMs = 0): ClockOffsetStore & { saves: number[] } {
+/** A store in memory that records the offset each advance stored; `set` moves it as another writer would. */
+function memoryStore(
+  offsetMs = 0,
+): ClockOffsetStore & { saves: number[]; set(value: number): void } {
   const saves: number[] = []
   return {
     saves,
     load: async () => offsetMs,
-    save: async (value) => {
-      saves.push(value)
+    advance: async (ms) => {
+      offsetMs += ms
+      saves.push(offsetMs)
+      return offsetMs
+    },
+    set: (value) => {
       offsetMs = value
     },
   }
@@ -60,8 +66,8 @@ describe('keptClock', () => {
     expect(await store.load()).toBe(61_500)
   })
 
-  it('stores the latest offset last when advances overlap, however long each save takes', async () => {
-    // A store whose first save ends after the ones that follow it, were they run at once.
+  it('adds up advances that overlap, however long each store takes, the clock at the sum', async () => {
+    // A store whose first advance ends after the ones that follow it, were they run at once.
     let value = 0
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => {
@@ -70,9 +76,12 @@ describe('keptClock', () => {
     let calls = 0
     const store: ClockOffsetStore = {
       load: async () => value,
-      save: async (offsetMs) => {
-        if (calls++ === 0) await held
-        value = offsetMs
+      advance: async (ms) => {
+        const first = calls++ === 0
+        value += ms
+        const stored = value
+        if (first) await held
+        return stored
       },
     }
     const kept = await keptClock(new AdjustableClock(), store)
@@ -80,16 +89,29 @@ describe('keptClock', () => {
     release()
     await Promise.all(advances)
     expect(value).toBe(6_000)
+    expect(kept.offsetMs).toBe(6_000)
   })
 
-  it('answers an advance whose save failed with the failure, and stores the next one', async () => {
+  it('adds an advance to what another node stored meanwhile, the clock going to the sum', async () => {
+    const store = memoryStore()
+    const kept = await keptClock(new AdjustableClock(), store)
+    // Another node advanced the stored clock by a minute; this node has not heard of it yet.
+    store.set(60_000)
+    await kept.advance(1_000)
+    expect(await store.load()).toBe(61_000)
+    expect(kept.offsetMs).toBe(61_000)
+  })
+
+  it('answers an advance the store refused with the failure, the clock not moved, and stores the next one', async () => {
     const store = memoryStore()
     const kept = await keptClock(new AdjustableClock(), store)
     const failure = new Error('disk full')
-    vi.spyOn(store, 'save').mockRejectedValueOnce(failure)
+    vi.spyOn(store, 'advance').mockRejectedValueOnce(failure)
     await expect(kept.advance(1_000)).rejects.toBe(failure)
+    expect(kept.offsetMs).toBe(0)
     await kept.advance(1_000)
-    expect(await store.load()).toBe(2_000)
+    expect(await store.load()).toBe(1_000)
+    expect(kept.offsetMs).toBe(1_000)
   })
 
   it("brings another node's clock to the offset one node stored, firing what fell due there", async () => {
@@ -123,7 +145,7 @@ describe('keptClock', () => {
     })
     const other = new MemoryChangeNotices(hub)
     await b.advance(60_000)
-    await store.save(30_000)
+    store.set(30_000)
 
     let reloaded = notices.next('clock', 'offset')
     await other.announce('clock', 'offset')

@@ -2,7 +2,8 @@
  * The service's clock as the control plane sets it, kept across restarts (docs/control-plane.md, "The
  * clock"): it goes on from the offset the store kept, and each advance is stored before it is answered, so
  * that the timers the call engine stored, due on that clock, are neither late nor early after a restart. In a
- * cluster, each stored advance is announced, and the other nodes bring their clock to the offset stored
+ * cluster, an advance adds to the offset stored (two nodes' advances at once add up: docs/cluster.md, "No lost
+ * update"), each stored advance is announced, and the other nodes bring their clock to the offset stored
  * (docs/cluster.md, "What each node keeps in memory"): every node reads the same time.
  */
 import type { AdjustableClock } from './adjustable-clock.js'
@@ -36,8 +37,6 @@ export async function keptClock(
       .catch((error: unknown) => options.onReloadFailure?.(error))
     return reloaded
   })
-  // Saves run one after the other, each storing the offset as it is then: the last stored is the latest.
-  let saved: Promise<void> = Promise.resolve()
   return {
     now: () => clock.now(),
     get offsetMs() {
@@ -45,13 +44,12 @@ export async function keptClock(
     },
     nextDueAt: () => clock.nextDueAt(),
     hold: () => clock.hold(),
-    advance: (ms) => {
-      clock.advance(ms)
-      saved = saved
-        .catch(() => undefined)
-        .then(() => store.save(clock.offsetMs))
-        .then(() => notices?.announce('clock', OFFSET))
-      return saved
+    // Stored first, as an addition to what the store holds (another node's advance at the same moment adds up
+    // with this one); then the clock goes to the offset stored, which only moves it forward.
+    advance: async (ms) => {
+      const offsetMs = await store.advance(ms)
+      clock.restore(offsetMs)
+      await notices?.announce('clock', OFFSET)
     },
   }
 }

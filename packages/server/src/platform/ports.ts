@@ -66,21 +66,65 @@ export interface DirectorySnapshot {
   accounts: StoredAccount[]
 }
 
-/** Durable storage of the directory: accounts, passwords, preferences and directory-wide settings. */
+/**
+ * The revision of a stored record: an opaque token its store writes anew with each change of the record, so
+ * that two reads that give the same revision read the same content. A change planned on a copy is written only
+ * while the record still has the copy's revision (docs/cluster.md, "No lost update").
+ */
+export type Revision = string
+
+/** The directory as last stored, with the revision of each account by login name. */
+export interface StoredDirectory extends DirectorySnapshot {
+  revisions: ReadonlyMap<string, Revision>
+}
+
+/** One account as last stored, with its revision. */
+export interface RevisedAccount {
+  account: StoredAccount
+  revision: Revision
+}
+
+/**
+ * What one change of the directory writes, each account at the revision the change was planned on: all of it,
+ * or nothing when any account moved on since.
+ */
+export interface AccountWrites {
+  /** The account to delete, planned on this revision of it. */
+  delete?: { loginName: string; revision: Revision }
+  /**
+   * The accounts to store, in order, each planned on a revision of it, or on its absence (`undefined`: a new
+   * account, which no other may have taken the login name of meanwhile).
+   */
+  save: readonly { account: StoredAccount; revision: Revision | undefined }[]
+}
+
+/**
+ * How a commit ended: written, with the new revision of each account saved; or nothing written, naming the
+ * accounts that moved on since the change was planned (changed, deleted or created by another writer).
+ */
+export type AccountCommit =
+  | { stale?: undefined; revisions: ReadonlyMap<string, Revision> }
+  | { stale: readonly string[] }
+
+/**
+ * Durable storage of the directory: accounts, passwords, preferences and directory-wide settings. Several
+ * nodes write it: every change is a compare-and-set on the revisions it was planned on.
+ */
 export interface DirectoryStore {
   /** Reads the directory as last stored, or undefined when nothing was ever stored. */
-  load(): Promise<DirectorySnapshot | undefined>
-  /** Replaces the whole directory in one transaction. */
-  replace(snapshot: DirectorySnapshot): Promise<void>
-  /** Inserts or updates one account (its password hash and preferences included). */
-  saveAccount(account: StoredAccount): Promise<void>
-  /** Deletes one account; nothing happens when it does not exist. */
-  deleteAccount(loginName: string): Promise<void>
+  load(): Promise<StoredDirectory | undefined>
+  /** Replaces the whole directory in one transaction; answers the revision of each account. */
+  replace(snapshot: DirectorySnapshot): Promise<ReadonlyMap<string, Revision>>
   /**
-   * Reads one account as last stored, or undefined when there is none (another node changed or deleted it:
-   * docs/cluster.md, "What each node keeps in memory").
+   * Writes one change in one transaction when every account it touches still has the revision it was planned
+   * on (or is still absent); writes nothing otherwise, naming the accounts that moved on.
    */
-  loadAccount(loginName: string): Promise<StoredAccount | undefined>
+  commit(writes: AccountWrites): Promise<AccountCommit>
+  /**
+   * Reads one account as last stored, with its revision, or undefined when there is none (another node changed
+   * or deleted it: docs/cluster.md, "What each node keeps in memory").
+   */
+  loadAccount(loginName: string): Promise<RevisedAccount | undefined>
   /** Releases connections. */
   close(): Promise<void>
 }
@@ -88,27 +132,61 @@ export interface DirectoryStore {
 /**
  * Durable storage of how far the control plane set the service's clock ahead of the system's time
  * (adjustable-clock.ts): the timers the call engine stores are due on that clock, so a restart goes on from it.
+ * Several nodes advance it: an advance adds to the offset stored, so that two advances at once add up
+ * (docs/cluster.md, "No lost update").
  */
 export interface ClockOffsetStore {
-  /** The offset last saved, in milliseconds; 0 when none was. */
+  /** The offset last stored, in milliseconds; 0 when none was. */
   load(): Promise<number>
-  save(offsetMs: number): Promise<void>
+  /** Adds `ms` to the offset stored, in one step against every other writer; answers the offset stored. */
+  advance(ms: number): Promise<number>
 }
+
+/** One user's routing profile as last stored, with its revision. */
+export interface RevisedProfile {
+  profile: RoutingProfile
+  revision: Revision
+}
+
+/**
+ * One change of a user's routing, planned on the revisions it read: the user's own profile (none stored:
+ * `undefined`) and the other users' profiles the change's checks followed (a forward's loop check).
+ */
+export interface RoutingWrite {
+  loginName: string
+  /** The profile to store; undefined: none (back to no routing, the row deleted). */
+  profile: RoutingProfile | undefined
+  /** The revision of the user's profile the change was planned on; undefined: none was stored. */
+  revision: Revision | undefined
+  /** The other users' profiles the change read, each at the revision it read (undefined: none stored). */
+  read: ReadonlyMap<string, Revision | undefined>
+}
+
+/**
+ * How a routing commit ended: written, with the profile's new revision (undefined once deleted); or nothing
+ * written, naming the users whose profiles moved on since the change read them.
+ */
+export type RoutingCommit =
+  | { stale?: undefined; revision: Revision | undefined }
+  | { stale: readonly string[] }
 
 /**
  * Durable storage of users' routing (docs/routing.md): do not disturb, forward, overflow and remote
  * extension, one profile per user. The routing service loads every profile at start and keeps them in
- * memory; the store is written on each change.
+ * memory; the store is written on each change, as a compare-and-set on what the change read, so that several
+ * nodes' changes never undo each other nor together make what each alone refuses (docs/cluster.md, "No lost
+ * update").
  */
 export interface RoutingStore {
   /** Every stored profile, by login name (empty when none was stored). */
-  loadAll(): Promise<Map<string, RoutingProfile>>
+  loadAll(): Promise<Map<string, RevisedProfile>>
   /** The stored profile of one user, undefined when none is (another node changed it). */
-  load(loginName: string): Promise<RoutingProfile | undefined>
-  /** Inserts or replaces the profile of one user. */
-  save(loginName: string, profile: RoutingProfile): Promise<void>
-  /** Deletes the profile of one user (back to no routing); nothing happens when none is stored. */
-  delete(loginName: string): Promise<void>
+  load(loginName: string): Promise<RevisedProfile | undefined>
+  /**
+   * Stores (or deletes) the user's profile while it, and every profile the change read, is still at the
+   * revision the change read; writes nothing otherwise, naming the users whose profiles moved on.
+   */
+  commit(write: RoutingWrite): Promise<RoutingCommit>
 }
 
 /**
@@ -139,14 +217,17 @@ export interface ChangeFollower {
  */
 export interface ChangeNotices {
   /**
-   * Tells the other nodes that `key` of `topic` changed in the store (stored already). Resolves once the
-   * notice is sent; never rejects: a notice that could not be sent is reported by the adapter.
+   * Tells the other nodes that `key` of `topic` changed in the store (stored already). Resolves once every
+   * node that heard it has applied it (its followers' work settled), so that a change answered after it is
+   * read by any node (docs/cluster.md, "Read your writes"), or once the adapter's bound passed (a node that
+   * did not confirm in time is reported). Never rejects: a notice that could not be sent is reported too.
    */
   announce(topic: ChangeTopic, key: string): Promise<void>
   /**
    * Calls `onNotice` with the key of each change to `topic` another node announces from now on, or with
    * `EVERY_KEY`; at once (in a microtask) with `EVERY_KEY` when notices of the topic came before it was
-   * followed. `onNotice` handles its own failures; what it returns is not awaited.
+   * followed. `onNotice` handles its own failures; the notice counts as applied by this node once what it
+   * returns settled.
    */
   follow(topic: ChangeTopic, onNotice: (key: string) => void | Promise<void>): ChangeFollower
   /** Stops following everything and releases what the adapter holds (its connection). */

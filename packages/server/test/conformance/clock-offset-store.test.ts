@@ -19,15 +19,47 @@ async function open(target: DatabaseTarget, empty = false): Promise<Kysely<Direc
 
 onEverySqlTarget('SqlClockOffsetStore', (label, nextTarget, reopenable) =>
   describe(label, () => {
-    it('answers 0 when no offset was saved, then the offset saved last', async () => {
+    it('answers 0 when no offset was stored, then the sum of the advances', async () => {
       const db = await open(nextTarget(), true)
       try {
         const store = new SqlClockOffsetStore(serviceTables(db))
         expect(await store.load()).toBe(0)
-        await store.save(60_000)
+        expect(await store.advance(60_000)).toBe(60_000)
         expect(await store.load()).toBe(60_000)
-        await store.save(90_500.25)
+        expect(await store.advance(30_500.25)).toBe(90_500.25)
         expect(await store.load()).toBe(90_500.25)
+      } finally {
+        await db.destroy()
+      }
+    })
+
+    it('adds up advances made at the same moment through several connections (several nodes)', async () => {
+      const target = nextTarget()
+      const db = await open(target, true)
+      const others = target.kind === 'postgres' ? [await open(target), await open(target)] : []
+      try {
+        const stores = [db, ...others].map((each) => new SqlClockOffsetStore(serviceTables(each)))
+        const answers = await Promise.all(
+          Array.from({ length: 12 }, (_, index) =>
+            stores[index % stores.length]?.advance(1_000 * (index + 1)),
+          ),
+        )
+        const total = (12 * 13 * 1_000) / 2
+        expect(await stores[0]?.load()).toBe(total)
+        // Each advance answered the offset it stored: all different, the largest the sum.
+        expect(new Set(answers).size).toBe(12)
+        expect(Math.max(...answers.map(Number))).toBe(total)
+      } finally {
+        await Promise.all([db, ...others].map((each) => each.destroy()))
+      }
+    })
+
+    it('refuses an advance that would set the clock back', async () => {
+      const db = await open(nextTarget(), true)
+      try {
+        const store = new SqlClockOffsetStore(serviceTables(db))
+        await expect(store.advance(-1)).rejects.toThrow(RangeError)
+        expect(await store.load()).toBe(0)
       } finally {
         await db.destroy()
       }
@@ -36,7 +68,7 @@ onEverySqlTarget('SqlClockOffsetStore', (label, nextTarget, reopenable) =>
     it.runIf(reopenable)('keeps the offset across a reopen, as across a restart', async () => {
       const target = nextTarget()
       const first = await open(target, true)
-      await new SqlClockOffsetStore(serviceTables(first)).save(3_600_000)
+      await new SqlClockOffsetStore(serviceTables(first)).advance(3_600_000)
       await first.destroy()
       const second = await open(target)
       try {

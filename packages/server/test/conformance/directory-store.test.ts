@@ -18,6 +18,10 @@ onEverySqlTarget('SqlDirectoryStore', (label, nextTarget, reopenable) =>
   directoryStoreConformance(label, async () => {
     const target = nextTarget()
     const store = await openStore(target, true)
-    return reopenable ? { store, reopen: () => openStore(target) } : { store }
+    return {
+      store,
+      ...(reopenable && { reopen: () => openStore(target) }),
+      ...(target.kind === 'postgres' && { concurrent: () => openStore(target) }),
+    }
   }),
 )

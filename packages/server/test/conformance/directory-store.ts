@@ -1,12 +1,22 @@
 /** The behaviour every DirectoryStore adapter must show, run once per adapter by its test file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { DirectorySettings, StoredAccount } from '../../src/platform/directory/account.js'
-import type { DirectorySnapshot, DirectoryStore } from '../../src/platform/ports.js'
+import type {
+  DirectorySnapshot,
+  DirectoryStore,
+  Revision,
+  StoredDirectory,
+} from '../../src/platform/ports.js'
 
 /** A fresh, empty store, and, for durable adapters, a way to open its storage again after close(). */
 export interface DirectoryStoreUnderTest {
   store: DirectoryStore
   reopen?: () => Promise<DirectoryStore>
+  /**
+   * Another store over the same storage that writes at the same moment as this one (another node), where the
+   * adapter serves several writers (PostgreSQL).
+   */
+  concurrent?: () => Promise<DirectoryStore>
 }
 
 const SETTINGS: DirectorySettings = {
@@ -128,6 +138,41 @@ const SNAPSHOT: DirectorySnapshot = {
 /** SNAPSHOT as load() returns it. */
 const LOADED_SNAPSHOT: DirectorySnapshot = { ...SNAPSHOT, accounts: [ZOE, ALICE, BOB, EMILE] }
 
+/** The directory without its revisions: what a snapshot given to replace() holds. */
+function contentOf(loaded: StoredDirectory | undefined): DirectorySnapshot | undefined {
+  if (loaded === undefined) return undefined
+  const { revisions: _revisions, ...snapshot } = loaded
+  return snapshot
+}
+
+/** Stores `account` over whatever the store holds of it now; answers its new revision. */
+async function save(store: DirectoryStore, account: StoredAccount): Promise<Revision> {
+  const current = await store.loadAccount(account.loginName)
+  const outcome = await store.commit({ save: [{ account, revision: current?.revision }] })
+  if (outcome.stale !== undefined) throw new Error(`${account.loginName} moved on under the test`)
+  const revision = outcome.revisions.get(account.loginName)
+  if (revision === undefined) throw new Error(`no revision answered for ${account.loginName}`)
+  return revision
+}
+
+/** Deletes the account as the store holds it now. */
+async function remove(store: DirectoryStore, loginName: string): Promise<void> {
+  const current = await store.loadAccount(loginName)
+  if (current === undefined) throw new Error(`${loginName} is not stored`)
+  const outcome = await store.commit({
+    delete: { loginName, revision: current.revision },
+    save: [],
+  })
+  if (outcome.stale !== undefined) throw new Error(`${loginName} moved on under the test`)
+}
+
+/** The revision the store holds `loginName` at now. */
+async function revisionOf(store: DirectoryStore, loginName: string): Promise<Revision> {
+  const stored = await store.loadAccount(loginName)
+  if (stored === undefined) throw new Error(`${loginName} is not stored`)
+  return stored.revision
+}
+
 /**
  * Registers the DirectoryStore conformance suite under `name`; `create` runs before each case and
  * must return an empty store, which the suite closes.
@@ -139,9 +184,10 @@ export function directoryStoreConformance(
   describe(`DirectoryStore conformance: ${name}`, () => {
     let store: DirectoryStore
     let reopen: DirectoryStoreUnderTest['reopen']
+    let concurrent: DirectoryStoreUnderTest['concurrent']
 
     beforeEach(async () => {
-      ;({ store, reopen } = await create())
+      ;({ store, reopen, concurrent } = await create())
     })
 
     afterEach(async () => {
@@ -155,7 +201,16 @@ export function directoryStoreConformance(
     it('loads back the snapshot it replaced, optional fields absent or present as given', async () => {
       await store.replace(SNAPSHOT)
 
-      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+      expect(contentOf(await store.load())).toStrictEqual(LOADED_SNAPSHOT)
+    })
+
+    it('answers on replace the revision of each account, as load and loadAccount give them', async () => {
+      const revisions = await store.replace(SNAPSHOT)
+
+      expect([...revisions.keys()].sort()).toStrictEqual(['Zoë.admin', 'alice', 'bob', 'émile'])
+      expect((await store.load())?.revisions).toStrictEqual(revisions)
+      for (const [loginName, revision] of revisions)
+        expect(await revisionOf(store, loginName)).toBe(revision)
     })
 
     it('returns accounts in code point order of their login names', async () => {
@@ -186,11 +241,15 @@ export function directoryStoreConformance(
 
       await store.replace(second)
 
-      expect(await store.load()).toStrictEqual({ ...second, accounts: [aliceWithPassword, CAROL] })
+      expect(contentOf(await store.load())).toStrictEqual({
+        ...second,
+        accounts: [aliceWithPassword, CAROL],
+      })
     })
 
     it('keeps the previous directory when a replace fails (duplicate login name)', async () => {
       await store.replace(SNAPSHOT)
+      const before = await store.load()
       const invalid: DirectorySnapshot = {
         sourceDigest: 'sha256:invalid',
         settings: OTHER_SETTINGS,
@@ -199,21 +258,24 @@ export function directoryStoreConformance(
 
       await expect(store.replace(invalid)).rejects.toThrow()
 
-      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+      expect(await store.load()).toStrictEqual(before)
     })
 
-    it('inserts a new account on saveAccount without touching the others', async () => {
-      await store.replace(SNAPSHOT)
+    it('inserts a new account on commit without touching the others', async () => {
+      const revisions = await store.replace(SNAPSHOT)
 
-      await store.saveAccount(CAROL)
+      await save(store, CAROL)
 
-      expect(await store.load()).toStrictEqual({
+      const loaded = await store.load()
+      expect(contentOf(loaded)).toStrictEqual({
         ...SNAPSHOT,
         accounts: [ZOE, ALICE, BOB, CAROL, EMILE],
       })
+      for (const [loginName, revision] of revisions)
+        expect(loaded?.revisions.get(loginName)).toBe(revision)
     })
 
-    it('updates password hash, passwordChangedAt and preferences on saveAccount', async () => {
+    it('updates password hash, passwordChangedAt and preferences on commit', async () => {
       await store.replace(SNAPSHOT)
       const alice: StoredAccount = {
         ...ALICE,
@@ -223,19 +285,25 @@ export function directoryStoreConformance(
       }
       const zoe: StoredAccount = { ...ZOE, preferences: { guiLanguage: 'zh_CN' } }
 
-      await store.saveAccount(alice)
-      await store.saveAccount(zoe)
+      await save(store, alice)
+      await save(store, zoe)
 
-      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [zoe, alice, BOB, EMILE] })
+      expect(contentOf(await store.load())).toStrictEqual({
+        ...SNAPSHOT,
+        accounts: [zoe, alice, BOB, EMILE],
+      })
     })
 
-    it('drops on saveAccount the optional fields the account no longer has', async () => {
+    it('drops on commit the optional fields the account no longer has', async () => {
       await store.replace(SNAPSHOT)
       const { passwordHash: _hash, passwordChangedAt: _changedAt, ...emile } = EMILE
 
-      await store.saveAccount(emile)
+      await save(store, emile)
 
-      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ZOE, ALICE, BOB, emile] })
+      expect(contentOf(await store.load())).toStrictEqual({
+        ...SNAPSHOT,
+        accounts: [ZOE, ALICE, BOB, emile],
+      })
     })
 
     it('keeps what it stored apart from the objects the caller passed or received', async () => {
@@ -247,44 +315,61 @@ export function directoryStoreConformance(
       if (first === undefined) throw new Error('no account loaded')
       first.preferences.guiLanguage = 'changed after load'
 
-      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+      expect(contentOf(await store.load())).toStrictEqual(LOADED_SNAPSHOT)
     })
 
-    it('deletes on deleteAccount the one account named, users and administrators alike', async () => {
+    it('deletes on commit the one account named, users and administrators alike', async () => {
       await store.replace(SNAPSHOT)
 
-      await store.deleteAccount('émile')
-      await store.deleteAccount('Zoë.admin')
+      await remove(store, 'émile')
+      await remove(store, 'Zoë.admin')
 
-      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ALICE, BOB] })
+      expect(contentOf(await store.load())).toStrictEqual({
+        ...SNAPSHOT,
+        accounts: [ALICE, BOB],
+      })
     })
 
-    it('does nothing on deleteAccount of a login name it does not hold', async () => {
-      await store.replace(SNAPSHOT)
+    it('deletes nothing, and names it, on a commit that deletes a login name it does not hold', async () => {
+      const revisions = await store.replace(SNAPSHOT)
 
-      await store.deleteAccount('nobody')
+      const outcome = await store.commit({
+        delete: { loginName: 'nobody', revision: revisions.get('alice') ?? '' },
+        save: [],
+      })
 
-      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+      expect(outcome).toStrictEqual({ stale: ['nobody'] })
+      expect(contentOf(await store.load())).toStrictEqual(LOADED_SNAPSHOT)
     })
 
-    it('matches the login name exactly on deleteAccount: another case is another name', async () => {
-      await store.replace(SNAPSHOT)
+    it('matches the login name exactly on delete: another case is another name', async () => {
+      const revisions = await store.replace(SNAPSHOT)
 
-      await store.deleteAccount('ALICE')
-      await store.deleteAccount('zoë.admin')
+      const alice = await store.commit({
+        delete: { loginName: 'ALICE', revision: revisions.get('alice') ?? '' },
+        save: [],
+      })
+      const zoe = await store.commit({
+        delete: { loginName: 'zoë.admin', revision: revisions.get('Zoë.admin') ?? '' },
+        save: [],
+      })
 
-      expect(await store.load()).toStrictEqual(LOADED_SNAPSHOT)
+      expect([alice, zoe]).toStrictEqual([{ stale: ['ALICE'] }, { stale: ['zoë.admin'] }])
+      expect(contentOf(await store.load())).toStrictEqual(LOADED_SNAPSHOT)
     })
 
-    it('keeps nothing of a deleted account when saveAccount stores the same login name again', async () => {
+    it('keeps nothing of a deleted account when a commit stores the same login name again', async () => {
       await store.replace(SNAPSHOT)
       const { passwordHash: _hash, passwordChangedAt: _changedAt, ...rest } = EMILE
       const reborn: StoredAccount = { ...rest, preferences: {} }
 
-      await store.deleteAccount('émile')
-      await store.saveAccount(reborn)
+      await remove(store, 'émile')
+      await save(store, reborn)
 
-      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ZOE, ALICE, BOB, reborn] })
+      expect(contentOf(await store.load())).toStrictEqual({
+        ...SNAPSHOT,
+        accounts: [ZOE, ALICE, BOB, reborn],
+      })
     })
 
     it('loads one account on loadAccount as last stored, users and administrators alike', async () => {
@@ -295,19 +380,19 @@ export function directoryStoreConformance(
         passwordChangedAt: '2025-01-02T03:04:05.678Z',
         preferences: { guiLanguage: 'de' },
       }
-      await store.saveAccount(alice)
+      const revision = await save(store, alice)
 
-      expect(await store.loadAccount('alice')).toStrictEqual(alice)
-      expect(await store.loadAccount('émile')).toStrictEqual(EMILE)
-      expect(await store.loadAccount('Zoë.admin')).toStrictEqual(ZOE)
-      expect(await store.loadAccount('bob')).toStrictEqual(BOB)
+      expect(await store.loadAccount('alice')).toStrictEqual({ account: alice, revision })
+      expect((await store.loadAccount('émile'))?.account).toStrictEqual(EMILE)
+      expect((await store.loadAccount('Zoë.admin'))?.account).toStrictEqual(ZOE)
+      expect((await store.loadAccount('bob'))?.account).toStrictEqual(BOB)
     })
 
     it('loads undefined on loadAccount for an account deleted, never stored, or of another case', async () => {
       expect(await store.loadAccount('alice')).toBeUndefined()
       await store.replace(SNAPSHOT)
 
-      await store.deleteAccount('émile')
+      await remove(store, 'émile')
 
       expect(await store.loadAccount('émile')).toBeUndefined()
       expect(await store.loadAccount('carol')).toBeUndefined()
@@ -319,40 +404,149 @@ export function directoryStoreConformance(
       await store.replace(SNAPSHOT)
       const loaded = await store.loadAccount('émile')
       if (loaded === undefined) throw new Error('émile was not loaded')
-      loaded.preferences.guiLanguage = 'changed after load'
+      loaded.account.preferences.guiLanguage = 'changed after load'
 
-      expect(await store.loadAccount('émile')).toStrictEqual(EMILE)
+      expect((await store.loadAccount('émile'))?.account).toStrictEqual(EMILE)
     })
 
-    it('accepts deleteAccount on a store that holds no directory yet', async () => {
-      await store.deleteAccount('alice')
+    it('writes nothing on a store that holds no directory yet for a delete, naming the account', async () => {
+      expect(
+        await store.commit({ delete: { loginName: 'alice', revision: '0' }, save: [] }),
+      ).toEqual({
+        stale: ['alice'],
+      })
 
       expect(await store.load()).toBeUndefined()
+    })
+
+    it('gives an account a new revision at each commit that writes it', async () => {
+      const revisions = await store.replace(SNAPSHOT)
+      const first = await save(store, { ...ALICE, preferences: { guiLanguage: 'de' } })
+      const second = await save(store, { ...ALICE, preferences: { guiLanguage: 'fr' } })
+
+      expect(new Set([revisions.get('alice'), first, second]).size).toBe(3)
+      expect(await revisionOf(store, 'alice')).toBe(second)
+    })
+
+    it('writes nothing over a revision that moved on: the later change, planned on the earlier state, is refused', async () => {
+      const revisions = await store.replace(SNAPSHOT)
+      const read = revisions.get('alice')
+      const phone: StoredAccount = { ...ALICE, preferences: { personalPhone: '+33 1 00 00 00 01' } }
+      const language: StoredAccount = { ...ALICE, preferences: { guiLanguage: 'fr' } }
+
+      const first = await store.commit({ save: [{ account: phone, revision: read }] })
+      const second = await store.commit({ save: [{ account: language, revision: read }] })
+
+      expect(first.stale).toBeUndefined()
+      expect(second).toStrictEqual({ stale: ['alice'] })
+      expect((await store.loadAccount('alice'))?.account).toStrictEqual(phone)
+    })
+
+    it('refuses a new account whose login name another writer took meanwhile, keeping theirs', async () => {
+      await store.replace(SNAPSHOT)
+      const theirs: StoredAccount = { ...CAROL, preferences: { colleague: 'bob' } }
+      await save(store, theirs)
+
+      const outcome = await store.commit({ save: [{ account: CAROL, revision: undefined }] })
+
+      expect(outcome).toStrictEqual({ stale: ['carol'] })
+      expect((await store.loadAccount('carol'))?.account).toStrictEqual(theirs)
+    })
+
+    it('deletes nothing when the account changed since the revision the delete was planned on', async () => {
+      const revisions = await store.replace(SNAPSHOT)
+      const changed: StoredAccount = { ...EMILE, preferences: { guiLanguage: 'de' } }
+      await save(store, changed)
+
+      const outcome = await store.commit({
+        delete: { loginName: 'émile', revision: revisions.get('émile') ?? '' },
+        save: [],
+      })
+
+      expect(outcome).toStrictEqual({ stale: ['émile'] })
+      expect((await store.loadAccount('émile'))?.account).toStrictEqual(changed)
+    })
+
+    it('writes all of a change or none of it: one stale account leaves every other as it was', async () => {
+      const revisions = await store.replace(SNAPSHOT)
+      await save(store, { ...BOB, preferences: { guiLanguage: 'it' } })
+      const before = await store.load()
+
+      const outcome = await store.commit({
+        delete: { loginName: 'émile', revision: revisions.get('émile') ?? '' },
+        save: [
+          {
+            account: { ...ALICE, preferences: { colleague: 'bob' } },
+            revision: revisions.get('alice'),
+          },
+          { account: CAROL, revision: undefined },
+          { account: { ...BOB, preferences: {} }, revision: revisions.get('bob') },
+        ],
+      })
+
+      expect(outcome).toStrictEqual({ stale: ['bob'] })
+      expect(await store.load()).toStrictEqual(before)
+    })
+
+    it('lets one of many writers planned on the same revision write, at the same moment, through two connections', async (context) => {
+      if (concurrent === undefined) return context.skip('the adapter serves one writer at a time')
+      const revisions = await store.replace(SNAPSHOT)
+      const other = await concurrent()
+      try {
+        const read = revisions.get('alice')
+        const writers = Array.from({ length: 12 }, (_, index) =>
+          (index % 2 === 0 ? store : other).commit({
+            save: [
+              {
+                account: { ...ALICE, preferences: { colleague: `writer-${index}` } },
+                revision: read,
+              },
+            ],
+          }),
+        )
+        const outcomes = await Promise.all(writers)
+        const written = outcomes.flatMap((outcome, index) =>
+          outcome.stale === undefined ? [index] : [],
+        )
+
+        expect(written).toHaveLength(1)
+        expect(outcomes.filter((outcome) => outcome.stale !== undefined)).toHaveLength(11)
+        expect((await store.loadAccount('alice'))?.account.preferences).toStrictEqual({
+          colleague: `writer-${written[0]}`,
+        })
+      } finally {
+        await other.close()
+      }
     })
 
     it('keeps the directory across closing and reopening', async (context) => {
       if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
       await store.replace(SNAPSHOT)
-      await store.saveAccount(CAROL)
+      await save(store, CAROL)
+      const before = await store.load()
 
       await store.close()
       store = await reopen()
 
-      expect(await store.load()).toStrictEqual({
+      expect(contentOf(await store.load())).toStrictEqual({
         ...SNAPSHOT,
         accounts: [ZOE, ALICE, BOB, CAROL, EMILE],
       })
+      expect(await store.load()).toStrictEqual(before)
     })
 
     it('keeps a deletion across closing and reopening', async (context) => {
       if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
       await store.replace(SNAPSHOT)
-      await store.deleteAccount('alice')
+      await remove(store, 'alice')
 
       await store.close()
       store = await reopen()
 
-      expect(await store.load()).toStrictEqual({ ...SNAPSHOT, accounts: [ZOE, BOB, EMILE] })
+      expect(contentOf(await store.load())).toStrictEqual({
+        ...SNAPSHOT,
+        accounts: [ZOE, BOB, EMILE],
+      })
     })
   })
 }

@@ -32,6 +32,7 @@ async function handleOn(
   return {
     store: new SqlRoutingStore(routingTables(db)),
     ...(reopenable && { reopen: () => handleOn(target, reopenable, false) }),
+    ...(target.kind === 'postgres' && { concurrent: () => handleOn(target, reopenable, false) }),
     close: () => db.destroy(),
   }
 }

@@ -1,6 +1,6 @@
 /** The RoutingStore conformance suite (style guide 6): every adapter passes the same cases. */
 import { expect, it } from 'vitest'
-import type { RoutingStore } from '../../src/platform/ports.js'
+import type { Revision, RoutingStore } from '../../src/platform/ports.js'
 import type { RoutingProfile } from '../../src/platform/routing/routing-profile.js'
 
 /** A store to test, and how to release it. */
@@ -8,6 +8,11 @@ export interface RoutingStoreHandle {
   store: RoutingStore
   /** A second store over the same data (a restart), where the adapter has one. */
   reopen?: () => Promise<RoutingStoreHandle>
+  /**
+   * Another store over the same data that writes at the same moment as this one (another node), where the
+   * adapter serves several writers (PostgreSQL); the cases that need it run on this one store otherwise.
+   */
+  concurrent?: () => Promise<RoutingStoreHandle>
   close(): Promise<void>
 }
 
@@ -23,75 +28,194 @@ const EVERYTHING: RoutingProfile = {
   overflow: { condition: 'NO_ANSWER', target: 'ASSOCIATE' },
 }
 
+/** Stores the user's profile over whatever the store holds of it now; answers its new revision. */
+async function save(
+  store: RoutingStore,
+  loginName: string,
+  profile: RoutingProfile,
+): Promise<Revision> {
+  const current = await store.load(loginName)
+  const outcome = await store.commit({
+    loginName,
+    profile,
+    revision: current?.revision,
+    read: new Map(),
+  })
+  if (outcome.stale !== undefined || outcome.revision === undefined)
+    throw new Error(`${loginName} moved on under the test`)
+  return outcome.revision
+}
+
+/** Deletes the user's profile as the store holds it now (nothing when none is stored). */
+async function remove(store: RoutingStore, loginName: string): Promise<void> {
+  const current = await store.load(loginName)
+  const outcome = await store.commit({
+    loginName,
+    profile: undefined,
+    revision: current?.revision,
+    read: new Map(),
+  })
+  if (outcome.stale !== undefined) throw new Error(`${loginName} moved on under the test`)
+}
+
+/** The profiles of a loadAll, without their revisions. */
+async function profilesOf(store: RoutingStore): Promise<Map<string, RoutingProfile>> {
+  return new Map([...(await store.loadAll())].map(([login, { profile }]) => [login, profile]))
+}
+
 /** Declares the cases, each on a fresh, empty store from `create`. */
 export function routingStoreConformance(create: () => Promise<RoutingStoreHandle>): void {
-  it('loads nothing from an empty store', async () => {
+  /** Runs `body` on a fresh store, released afterwards whatever happens. */
+  async function withStore(body: (handle: RoutingStoreHandle) => Promise<void>): Promise<void> {
     const handle = await create()
     try {
-      expect(await handle.store.loadAll()).toEqual(new Map())
+      await body(handle)
     } finally {
       await handle.close()
     }
-  })
+  }
 
-  it('loads every saved profile as saved, the last save of a user winning', async () => {
-    const handle = await create()
-    try {
-      await handle.store.save('bob', FORWARDED)
-      await handle.store.save('alice', { dnd: true, remoteExtension: false })
-      await handle.store.save('alice', EVERYTHING)
-      const loaded = await handle.store.loadAll()
+  it('loads nothing from an empty store', () =>
+    withStore(async ({ store }) => {
+      expect(await store.loadAll()).toEqual(new Map())
+    }))
+
+  it('loads every saved profile as saved, the last save of a user winning', () =>
+    withStore(async ({ store }) => {
+      await save(store, 'bob', FORWARDED)
+      await save(store, 'alice', { dnd: true, remoteExtension: false })
+      const revision = await save(store, 'alice', EVERYTHING)
+      const loaded = await store.loadAll()
       expect([...loaded.keys()]).toEqual(['alice', 'bob'])
-      expect(loaded.get('alice')).toEqual(EVERYTHING)
-      expect(loaded.get('bob')).toEqual(FORWARDED)
-    } finally {
-      await handle.close()
-    }
-  })
+      expect(loaded.get('alice')).toEqual({ profile: EVERYTHING, revision })
+      expect(loaded.get('bob')?.profile).toEqual(FORWARDED)
+    }))
 
-  it('deletes one profile, and deleting a missing one does nothing', async () => {
-    const handle = await create()
-    try {
-      await handle.store.save('alice', EVERYTHING)
-      await handle.store.save('bob', FORWARDED)
-      await handle.store.delete('alice')
-      await handle.store.delete('nobody')
-      expect([...(await handle.store.loadAll()).keys()]).toEqual(['bob'])
-    } finally {
-      await handle.close()
-    }
-  })
+  it('deletes one profile, and deleting a missing one does nothing', () =>
+    withStore(async ({ store }) => {
+      await save(store, 'alice', EVERYTHING)
+      await save(store, 'bob', FORWARDED)
+      await remove(store, 'alice')
+      await remove(store, 'nobody')
+      expect([...(await store.loadAll()).keys()]).toEqual(['bob'])
+    }))
 
-  it("loads one user's profile as last saved, and none once deleted or never saved", async () => {
-    const handle = await create()
-    try {
-      await handle.store.save('alice', FORWARDED)
-      await handle.store.save('alice', EVERYTHING)
-      await handle.store.save('bob', FORWARDED)
-      await handle.store.delete('bob')
-      expect(await handle.store.load('alice')).toEqual(EVERYTHING)
-      expect(await handle.store.load('bob')).toBeUndefined()
-      expect(await handle.store.load('nobody')).toBeUndefined()
-      expect(await handle.store.load('ALICE')).toBeUndefined()
-    } finally {
-      await handle.close()
-    }
-  })
+  it("loads one user's profile as last saved, and none once deleted or never saved", () =>
+    withStore(async ({ store }) => {
+      await save(store, 'alice', FORWARDED)
+      const revision = await save(store, 'alice', EVERYTHING)
+      await save(store, 'bob', FORWARDED)
+      await remove(store, 'bob')
+      expect(await store.load('alice')).toEqual({ profile: EVERYTHING, revision })
+      expect(await store.load('bob')).toBeUndefined()
+      expect(await store.load('nobody')).toBeUndefined()
+      expect(await store.load('ALICE')).toBeUndefined()
+    }))
 
-  it('keeps a copy: changing a saved object afterwards changes nothing stored', async () => {
-    const handle = await create()
-    try {
+  it('keeps a copy: changing a saved object afterwards changes nothing stored', () =>
+    withStore(async ({ store }) => {
       const profile: RoutingProfile = { dnd: true, remoteExtension: false }
-      await handle.store.save('alice', profile)
+      await save(store, 'alice', profile)
       profile.dnd = false
-      expect((await handle.store.loadAll()).get('alice')).toEqual({
-        dnd: true,
-        remoteExtension: false,
+      expect((await profilesOf(store)).get('alice')).toEqual({ dnd: true, remoteExtension: false })
+    }))
+
+  it('gives a profile a new revision at each commit that writes it', () =>
+    withStore(async ({ store }) => {
+      const first = await save(store, 'alice', FORWARDED)
+      const second = await save(store, 'alice', EVERYTHING)
+      expect(first).not.toBe(second)
+      expect((await store.load('alice'))?.revision).toBe(second)
+    }))
+
+  it('writes nothing over a revision that moved on, and names the user', () =>
+    withStore(async ({ store }) => {
+      const read = await save(store, 'alice', FORWARDED)
+      await save(store, 'alice', { dnd: true, remoteExtension: false })
+      const late = { loginName: 'alice', revision: read, read: new Map() }
+      expect(await store.commit({ ...late, profile: EVERYTHING })).toEqual({ stale: ['alice'] })
+      expect(await store.commit({ ...late, profile: undefined })).toEqual({ stale: ['alice'] })
+      expect((await store.load('alice'))?.profile).toEqual({ dnd: true, remoteExtension: false })
+    }))
+
+  it('refuses a first profile when another writer stored one meanwhile, keeping theirs', () =>
+    withStore(async ({ store }) => {
+      await save(store, 'bob', FORWARDED)
+      const outcome = await store.commit({
+        loginName: 'bob',
+        profile: EVERYTHING,
+        revision: undefined,
+        read: new Map(),
       })
-    } finally {
-      await handle.close()
-    }
-  })
+      expect(outcome).toEqual({ stale: ['bob'] })
+      expect((await store.load('bob'))?.profile).toEqual(FORWARDED)
+    }))
+
+  it('writes nothing when a profile the change read moved on since, or appeared', () =>
+    withStore(async ({ store }) => {
+      const bob = await save(store, 'bob', { dnd: false, remoteExtension: false })
+      await save(store, 'bob', FORWARDED)
+      const moved = await store.commit({
+        loginName: 'alice',
+        profile: EVERYTHING,
+        revision: undefined,
+        read: new Map([['bob', bob]]),
+      })
+      await save(store, 'carol', FORWARDED)
+      const appeared = await store.commit({
+        loginName: 'alice',
+        profile: EVERYTHING,
+        revision: undefined,
+        read: new Map([['carol', undefined]]),
+      })
+      expect([moved, appeared]).toEqual([{ stale: ['bob'] }, { stale: ['carol'] }])
+      expect(await store.load('alice')).toBeUndefined()
+    }))
+
+  it('writes when the profiles the change read are as it read them, absent ones included', () =>
+    withStore(async ({ store }) => {
+      const bob = await save(store, 'bob', FORWARDED)
+      const outcome = await store.commit({
+        loginName: 'alice',
+        profile: EVERYTHING,
+        revision: undefined,
+        read: new Map([
+          ['bob', bob],
+          ['carol', undefined],
+        ]),
+      })
+      expect(outcome.stale).toBeUndefined()
+      expect((await store.load('alice'))?.profile).toEqual(EVERYTHING)
+    }))
+
+  it('lets only one of two changes commit when each read what the other writes, at the same moment', () =>
+    withStore(async (handle) => {
+      const other = handle.concurrent === undefined ? undefined : await handle.concurrent()
+      try {
+        const second = other?.store ?? handle.store
+        // alice forwards to bob after checking bob forwards nowhere; bob to alice after checking alice.
+        const toBob = handle.store.commit({
+          loginName: 'alice',
+          profile: FORWARDED,
+          revision: undefined,
+          read: new Map([['bob', undefined]]),
+        })
+        const toAlice = second.commit({
+          loginName: 'bob',
+          profile: {
+            ...FORWARDED,
+            forward: { condition: 'IMMEDIATE', target: { type: 'NUMBER', number: '1001' } },
+          },
+          revision: undefined,
+          read: new Map([['alice', undefined]]),
+        })
+        const outcomes = await Promise.all([toBob, toAlice])
+        expect(outcomes.filter((outcome) => outcome.stale === undefined)).toHaveLength(1)
+        expect((await handle.store.loadAll()).size).toBe(1)
+      } finally {
+        await other?.close()
+      }
+    }))
 
   it('keeps profiles across a reopen, as across a restart (adapters that can reopen)', async () => {
     const handle = await create()
@@ -99,11 +223,11 @@ export function routingStoreConformance(create: () => Promise<RoutingStoreHandle
       await handle.close()
       return
     }
-    await handle.store.save('carol', EVERYTHING)
+    await save(handle.store, 'carol', EVERYTHING)
     const again = await handle.reopen()
     await handle.close()
     try {
-      expect((await again.store.loadAll()).get('carol')).toEqual(EVERYTHING)
+      expect((await profilesOf(again.store)).get('carol')).toEqual(EVERYTHING)
     } finally {
       await again.close()
     }

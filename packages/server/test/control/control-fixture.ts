@@ -37,8 +37,8 @@ export async function startControlFixture(
   const { document, sourceDigest } = await readDirectoryFile(DEMO_DIRECTORY_FILE)
   const hasher = new PasswordHasher(TEST_SCRYPT_COST)
   const store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
-  const snapshot = await importDirectory(document, sourceDigest, undefined, hasher)
-  await store.replace(snapshot)
+  const imported = await importDirectory(document, sourceDigest, undefined, hasher)
+  const snapshot = { ...imported, revisions: await store.replace(imported) }
   const events: PlatformEvent[] = []
   const sink = { publish: (event: PlatformEvent) => void events.push(event) }
   const directory = new Directory(store, snapshot, hasher, new VirtualClock(), sink)

@@ -82,7 +82,9 @@ async function ok(
 /**
  * The whole state, but what a restore leaves on purpose: the engine's sequence (never taken back, so that no
  * callRef is given twice), each account's `updated_at` (when the store wrote it), and the snapshots kept;
- * and, after a reset, the salt of each password's hash (the file's passwords are hashed anew).
+ * and, after a reset, the salt of each password's hash (the file's passwords are hashed anew) and each
+ * account's revision (its row is written anew from the file; a restore puts the snapshot's rows back as they
+ * were, revisions included).
  */
 async function comparableState(sandbox: Sandbox, rehashed = false): Promise<StateSnapshot> {
   await sandbox.service.running.telephony.idle()
@@ -118,6 +120,7 @@ async function comparableState(sandbox: Sandbox, rehashed = false): Promise<Stat
       .replace(/sequence((?:\\*"):)\d+/g, 'sequence$1"kept"')
       .replace(/updated_at((?:\\*"):(?:\\*"))[^\\"]*/g, 'updated_at$1written')
       .replace(rehashed ? /scrypt\$[^\\"]*/g : /^$/, 'scrypt-hash')
+      .replace(rehashed ? /revision((?:\\*"):(?:\\*"))[^\\"]*/g : /^$/, 'revision$1rewritten')
   return state
 }
 

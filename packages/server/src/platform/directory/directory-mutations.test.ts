@@ -125,9 +125,9 @@ let sink: RecordingSink
 beforeEach(async () => {
   store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
   const snapshot = await importDirectory(document(), 'digest', undefined, hasher)
-  await store.replace(snapshot)
+  const stored = { ...snapshot, revisions: await store.replace(snapshot) }
   sink = new RecordingSink()
-  directory = new Directory(store, snapshot, hasher, clock, sink)
+  directory = new Directory(store, stored, hasher, clock, sink)
 })
 
 afterEach(async () => {

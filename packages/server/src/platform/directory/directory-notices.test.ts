@@ -12,8 +12,14 @@ import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import { VerifiedPasswords } from '../auth/verified-passwords.js'
 import { DirectoryIndex } from '../directory-search/directory-index.js'
-import { type Clock, type DirectorySnapshot, EVERY_KEY } from '../ports.js'
-import { Directory } from './directory.js'
+import {
+  type Clock,
+  type DirectorySnapshot,
+  EVERY_KEY,
+  type EventSink,
+  type StoredDirectory,
+} from '../ports.js'
+import { Directory, type UserAccount } from './directory.js'
 import { importDirectory, planImport } from './directory-import.js'
 import type { DirectoryImport } from './imported-passwords.js'
 
@@ -34,7 +40,7 @@ interface Node {
 }
 
 let store: SqlDirectoryStore
-let snapshot: DirectorySnapshot
+let snapshot: StoredDirectory
 let hub: MemoryNoticeHub
 
 function node(source: DirectorySnapshot | DirectoryImport = snapshot, sharedStore = store): Node {
@@ -70,8 +76,8 @@ function found(node: Node, loginName: string): string[] {
 
 beforeEach(async () => {
   store = new SqlDirectoryStore(await openDatabase({ kind: 'sqlite', filename: ':memory:' }))
-  snapshot = await importDirectory(testDocument(), 'digest', undefined, hasher)
-  await store.replace(snapshot)
+  const imported = await importDirectory(testDocument(), 'digest', undefined, hasher)
+  snapshot = { ...imported, revisions: await store.replace(imported) }
   hub = new MemoryNoticeHub()
 })
 
@@ -108,18 +114,55 @@ describe('Directory across nodes', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve
     })
+    let reloading: () => void = () => {}
+    const reloadStarted = new Promise<void>((resolve) => {
+      reloading = resolve
+    })
+    const load = store.loadAccount.bind(store)
+    vi.spyOn(store, 'loadAccount').mockImplementationOnce(async (loginName) => {
+      reloading()
+      await gate
+      return load(loginName)
+    })
+
+    const changed = a.directory.changePassword('alice', 'demo-alice', 'a-new-password')
+    await reloadStarted
+    const login = b.directory.verifyPassword('alice', 'demo-alice')
+    release()
+
+    expect(await login).toBeUndefined()
+    await changed
+  })
+
+  it('answers a change on A only once B applied it (docs/cluster.md, "Read your writes")', async () => {
+    const a = node()
+    const b = node()
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
     const load = store.loadAccount.bind(store)
     vi.spyOn(store, 'loadAccount').mockImplementationOnce(async (loginName) => {
       await gate
       return load(loginName)
     })
+    let answered = false
 
-    // The notice reaches B before the change answers A (a microtask after the announce).
-    await a.directory.changePassword('alice', 'demo-alice', 'a-new-password')
-    const login = b.directory.verifyPassword('alice', 'demo-alice')
+    const changed = a.directory
+      .updatePreferences(a.directory.findUser('alice') as UserAccount, { guiLanguage: 'fr' })
+      .then(() => {
+        answered = true
+      })
+    await vi.waitFor(() =>
+      expect(a.directory.findUser('alice')?.preferences.guiLanguage).toBe('fr'),
+    )
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(answered).toBe(false)
+    expect(b.directory.findUser('alice')?.preferences.guiLanguage).toBeUndefined()
     release()
+    await changed
 
-    expect(await login).toBeUndefined()
+    expect(b.directory.findUser('alice')?.preferences.guiLanguage).toBe('fr')
   })
 
   it('reads on B the preferences changed on A', async () => {
@@ -210,6 +253,136 @@ describe('Directory across nodes', () => {
 
     await vi.waitFor(() => expect(b.failures).toHaveLength(1))
     expect(b.directory.findUser('alice')?.preferences).toStrictEqual({})
+  })
+})
+
+describe('Directory changes on two nodes at once (docs/cluster.md, "No lost update")', () => {
+  /** Alice as `node` holds her. */
+  function alice(node: Node) {
+    const user = node.directory.findUser('alice')
+    if (user === undefined) throw new Error('no alice')
+    return user
+  }
+
+  it('keeps both fields two nodes change in one account at the same moment, each planned on the same copy', async () => {
+    const a = node()
+    const b = node()
+    const stored = await store.loadAccount('alice')
+    const commits = vi.spyOn(store, 'commit')
+
+    // Both planned on the account as both nodes hold it; B's is stored second and planned again on A's.
+    const [onA, onB] = await Promise.all([
+      a.directory.updatePreferences(alice(a), { personalPhone: '+33 1 00 00 00 01' }),
+      b.directory.updatePreferences(alice(b), { guiLanguage: 'fr' }),
+    ])
+
+    const both = { personalPhone: '+33 1 00 00 00 01', guiLanguage: 'fr' }
+    expect((await store.loadAccount('alice'))?.account.preferences).toStrictEqual(both)
+    expect(onA).toStrictEqual({ personalPhone: '+33 1 00 00 00 01' })
+    expect(onB).toStrictEqual(both)
+    expect((await store.loadAccount('alice'))?.revision).not.toBe(stored?.revision)
+    // A's commit, B's refused (alice moved on), B's planned again.
+    expect(commits).toHaveBeenCalledTimes(3)
+    expect(await commits.mock.results[1]?.value).toStrictEqual({ stale: ['alice'] })
+    await vi.waitFor(() => {
+      expect(alice(a).preferences).toStrictEqual(both)
+      expect(alice(b).preferences).toStrictEqual(both)
+    })
+  })
+
+  it('publishes from each node the preferences its change left, the later one holding both', async () => {
+    const events: { node: string; preferences: unknown }[] = []
+    const sink = (name: string): EventSink => ({
+      publish: (event) => void events.push({ node: name, preferences: event['preferences'] }),
+    })
+    const a = new Directory(store, snapshot, hasher, clock, sink('a'))
+    const b = new Directory(store, snapshot, hasher, clock, sink('b'))
+    const holder = (directory: Directory) => {
+      const user = directory.findUser('alice')
+      if (user === undefined) throw new Error('no alice')
+      return user
+    }
+
+    await Promise.all([
+      a.updatePreferences(holder(a), { personalPhone: '+33 1 00 00 00 01' }),
+      b.updatePreferences(holder(b), { guiLanguage: 'fr' }),
+    ])
+
+    expect(events).toStrictEqual([
+      {
+        node: 'a',
+        preferences: { personalPhone: '+33 1 00 00 00 01', telephony: expect.anything() },
+      },
+      {
+        node: 'b',
+        preferences: {
+          personalPhone: '+33 1 00 00 00 01',
+          guiLanguage: 'fr',
+          telephony: expect.anything(),
+        },
+      },
+    ])
+  })
+
+  it('refuses on B the old password that A changed while B still held it', async () => {
+    const a = node()
+    const b = node()
+    // B checks the old password against its copy, then A's change is stored before B's.
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const commit = store.commit.bind(store)
+    const spy = vi.spyOn(store, 'commit').mockImplementationOnce(async (writes) => {
+      await gate
+      return commit(writes)
+    })
+    const onB = b.directory.changePassword('alice', 'demo-alice', 'b-new-password')
+    await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(1))
+    // A's change is stored, then waits for B to apply it, which B does once its own change is done.
+    const onA = a.directory.changePassword('alice', 'demo-alice', 'a-new-password')
+    await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(2))
+    release()
+    await onA
+
+    await expect(onB).rejects.toThrow('oldPassword is not the current password')
+    expect(await a.directory.verifyPassword('alice', 'a-new-password')).toBeDefined()
+    await vi.waitFor(async () =>
+      expect(await b.directory.verifyPassword('alice', 'a-new-password')).toBeDefined(),
+    )
+  })
+
+  it('creates a login name once when two nodes create it at the same moment, refusing the other', async () => {
+    const a = node()
+    const b = node()
+    const { password: _password, ...erin } = testUser('erin', '1005')
+
+    const outcomes = await Promise.allSettled([
+      a.directory.createUser({ ...erin, password: 'erin-on-a' }),
+      b.directory.createUser({ ...erin, firstName: 'Other', password: 'erin-on-b' }),
+    ])
+
+    expect(outcomes.map((outcome) => outcome.status).sort()).toStrictEqual([
+      'fulfilled',
+      'rejected',
+    ])
+    const kept = (await store.loadAccount('erin'))?.account
+    const winner = outcomes[0]?.status === 'fulfilled' ? 'erin-on-a' : 'erin-on-b'
+    expect(await hasher.verify(winner, kept?.passwordHash)).toBe(true)
+  })
+
+  it('deletes nothing of an account another node changed since the delete was planned, planning it again', async () => {
+    const a = node()
+    // B has not heard of A's change: it holds the account as it was.
+    const b = new Directory(store, snapshot, hasher, clock, { publish: () => {} })
+    await a.directory.updatePreferences(alice(a), { guiLanguage: 'fr' })
+    const commits = vi.spyOn(store, 'commit')
+
+    await b.deleteUser('alice')
+
+    expect(await store.loadAccount('alice')).toBeUndefined()
+    expect(commits).toHaveBeenCalledTimes(2)
+    expect(await commits.mock.results[0]?.value).toStrictEqual({ stale: ['alice'] })
   })
 })
 

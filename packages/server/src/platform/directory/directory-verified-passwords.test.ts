@@ -31,8 +31,8 @@ afterEach(async () => {
 
 async function directoryWith(verified: VerifiedPasswords | undefined): Promise<Directory> {
   const snapshot = await importDirectory(testDocument(), 'digest', undefined, hasher)
-  await store.replace(snapshot)
-  return new Directory(store, snapshot, hasher, clock, { publish: () => {} }, { verified })
+  const stored = { ...snapshot, revisions: await store.replace(snapshot) }
+  return new Directory(store, stored, hasher, clock, { publish: () => {} }, { verified })
 }
 
 describe('Directory.verifyPassword with verified passwords kept for 60 s', () => {

@@ -2,8 +2,10 @@
  * The directory of the platform held in memory for hot reads (session lookup, the acting user), written
  * through to the durable DirectoryStore on every change. The changes themselves are planned elsewhere
  * (directory-provisioning.ts for the control plane, account-changes.ts for a user's own account); the
- * Directory runs them one at a time and carries them out, and tells the other nodes of a cluster which
- * accounts changed, reloading in turn those they change (docs/cluster.md, "What each node keeps in memory").
+ * Directory runs them one at a time and carries them out, each only over the accounts as it planned it on
+ * (planned again on what the store holds when another node changed one meanwhile), and tells the other nodes
+ * of a cluster which accounts changed, reloading in turn those they change (docs/cluster.md, "No lost update"
+ * and "What each node keeps in memory").
  */
 import { isDeepStrictEqual } from 'node:util'
 import type {
@@ -17,13 +19,17 @@ import type {
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { VerifiedPasswords } from '../auth/verified-passwords.js'
+import { PlatformError } from '../platform-error.js'
 import {
+  type AccountWrites,
   type ChangeNotices,
   type Clock,
   type DirectorySnapshot,
   type DirectoryStore,
   EVERY_KEY,
   type EventSink,
+  type Revision,
+  type StoredDirectory,
 } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserAccount } from './account.js'
 import { AccountChanges, SETTABLE_CLIR_MODES } from './account-changes.js'
@@ -84,10 +90,18 @@ export interface DirectoryOptions {
   onReloadFailure?: (error: unknown, loginName: string) => void
 }
 
+/**
+ * How many times a change is planned again on accounts reloaded because another node changed them meanwhile
+ * before it gives up (each attempt means another writer's change of the same accounts was stored: progress).
+ */
+export const MAX_COMMIT_ATTEMPTS = 10
+
 /** Users, administrators and directory-wide settings; the one door through which they change. */
 export class Directory {
   private readonly watchers: DirectoryWatcher[] = []
   private readonly byLoginName = new Map<string, StoredAccount>()
+  /** The revision each account held in memory was stored at (unknown for an import not stored yet). */
+  private readonly revisions = new Map<string, Revision>()
   private readonly byEmail = new Map<string, UserAccount>()
   private readonly byInstantMessagingId = new Map<string, UserAccount>()
   private readonly byCompanyPhone = new Map<string, UserAccount>()
@@ -103,16 +117,19 @@ export class Directory {
   /** The import the directory started from while it is not stored yet; see {@link completeImport}. */
   private importing: { imported: DirectoryImport; passwords: ImportedPasswords } | undefined
   private importCompleted: Promise<void> | undefined
+  /** The import stored (its accounts held), without waiting for the other nodes to reload it. */
+  private importStored: Promise<void> | undefined
   /** Reloads under way of what another node changed, by login name (or EVERY_KEY); empty on a node alone. */
   private readonly reloading = new Map<string, Promise<void>>()
 
   /**
-   * Starts from `source`: the directory as stored, or an import not stored yet whose passwords are still
-   * to hash (the accounts concerned cannot log in until theirs is: a login waits for it).
+   * Starts from `source`: the directory as stored (with the revisions of its accounts; an account whose
+   * revision is not given is reloaded by its first change), or an import not stored yet whose passwords are
+   * still to hash (the accounts concerned cannot log in until theirs is: a login waits for it).
    */
   constructor(
     private readonly store: DirectoryStore,
-    source: DirectorySnapshot | DirectoryImport,
+    source: StoredDirectory | DirectorySnapshot | DirectoryImport,
     private readonly hasher: PasswordHasher,
     clock: Clock,
     private readonly events: EventSink,
@@ -128,7 +145,8 @@ export class Directory {
         passwords: new ImportedPasswords(source.passwords, hasher),
       }
     this.settings = snapshot.settings
-    for (const account of snapshot.accounts) this.index(account)
+    const { revisions } = snapshot as Partial<StoredDirectory>
+    for (const account of snapshot.accounts) this.index(account, revisions?.get(account.loginName))
     this.provisioning = new DirectoryProvisioning(this, hasher)
     this.accountChanges = new AccountChanges(this, hasher, clock)
     this.notices?.follow('directory', (loginName) => this.reload(loginName))
@@ -317,17 +335,31 @@ export class Directory {
   completeImport(): Promise<void> {
     const importing = this.importing
     if (importing === undefined) return Promise.resolve()
-    this.importCompleted ??= this.enqueue(async () => {
-      const snapshot = withPasswordHashes(
-        importing.imported.snapshot,
-        await importing.passwords.all(),
-      )
-      await this.store.replace(snapshot)
-      for (const account of snapshot.accounts) this.index(account)
-      this.importing = undefined
-      await this.notices?.announce('directory', EVERY_KEY)
-    })
+    if (this.importCompleted === undefined) {
+      const stored = this.enqueue(async () => {
+        const snapshot = withPasswordHashes(
+          importing.imported.snapshot,
+          await importing.passwords.all(),
+        )
+        const revisions = await this.store.replace(snapshot)
+        for (const account of snapshot.accounts)
+          this.index(account, revisions.get(account.loginName))
+        this.importing = undefined
+      })
+      this.importStored = stored
+      // Told outside the queue: the other nodes' reloads may wait for changes queued here.
+      this.importCompleted = stored.then(() => this.notices?.announce('directory', EVERY_KEY))
+    }
     return this.importCompleted
+  }
+
+  /**
+   * Resolves once the import the directory started from, if any, is stored (completing it when nobody did yet),
+   * without waiting for the other nodes to reload it: what a change or a reload waits for in the queue.
+   */
+  private importIsStored(): Promise<void> {
+    void this.completeImport().catch(() => undefined)
+    return this.importStored ?? Promise.resolve()
   }
 
   /**
@@ -352,11 +384,7 @@ export class Directory {
     await this.completeImport()
     await this.enqueue(async () => {
       if (written.settings) return this.reloadAll()
-      for (const loginName of written.accounts) {
-        const account = await this.store.loadAccount(loginName)
-        if (account === undefined) this.forget(loginName)
-        else this.index(account)
-      }
+      for (const loginName of written.accounts) await this.reloadAccount(loginName)
     })
   }
 
@@ -440,27 +468,64 @@ export class Directory {
   /**
    * Plans a change once every change queued before it is done, so that changes never interleave and
    * each is planned on the state the previous one left; then carries it out: the account deleted,
-   * each account stored and indexed, then each event published.
+   * each account stored and indexed, then each event published. Resolves once the other nodes were told
+   * (docs/cluster.md, "Read your writes"), outside the queue: their reloads may wait for changes of this
+   * node's queue.
    */
   private change<T>(plan: () => DirectoryChange<T>): Promise<T> {
     // A change needs the import stored first; it fails when storing the import did.
-    const imported = this.completeImport()
+    const imported = this.importIsStored()
+    let announced: Promise<void> = Promise.resolve()
     return this.enqueue(async () => {
       await imported
-      const change = plan()
-      if (change.delete !== undefined) {
-        await this.store.deleteAccount(change.delete)
-        this.forget(change.delete)
-      }
-      for (const account of change.save) {
-        await this.store.saveAccount(account)
-        this.index(account)
-      }
+      const change = await this.commit(plan)
       await Promise.all(this.watchers.map((watcher) => watcher.settled?.()))
       for (const event of change.events) this.events.publish(event)
-      if (this.notices !== undefined) await this.announce(this.notices, change)
+      if (this.notices !== undefined) announced = this.announce(this.notices, change)
       return change.result
+    }).then(async (result) => {
+      await announced
+      return result
     })
+  }
+
+  /**
+   * Plans the change and stores it over the revisions of the accounts it was planned on; while another writer
+   * changed one of them since (the store wrote nothing), reloads those and plans it again, so that it is never
+   * written over a state it did not read. Then holds what it stored.
+   */
+  private async commit<T>(plan: () => DirectoryChange<T>): Promise<DirectoryChange<T>> {
+    for (let attempt = 1; ; attempt += 1) {
+      const change = plan()
+      if (change.delete === undefined && change.save.length === 0) return change
+      const outcome = await this.store.commit(this.writesOf(change))
+      if (outcome.stale === undefined) {
+        if (change.delete !== undefined) this.forget(change.delete)
+        for (const account of change.save)
+          this.index(account, outcome.revisions.get(account.loginName))
+        return change
+      }
+      if (attempt === MAX_COMMIT_ATTEMPTS)
+        throw new PlatformError(
+          'SERVER_PROBLEM',
+          `The accounts ${outcome.stale.join(', ')} kept changing under this request: nothing was changed`,
+        )
+      for (const loginName of outcome.stale) await this.reloadAccount(loginName)
+    }
+  }
+
+  /** What the change writes, each account at the revision this node holds it at (none: a new account). */
+  private writesOf(change: DirectoryChange<unknown>): AccountWrites {
+    const deleted = change.delete
+    return {
+      ...(deleted !== undefined && {
+        delete: { loginName: deleted, revision: this.revisions.get(deleted) ?? '' },
+      }),
+      save: change.save.map((account) => ({
+        account,
+        revision: this.revisions.get(account.loginName),
+      })),
+    }
   }
 
   /** Tells the other nodes which accounts the change stored or deleted, once it is all stored. */
@@ -475,15 +540,11 @@ export class Directory {
    * the import it started from is stored; the watchers follow as they follow a change made here.
    */
   private reload(loginName: string): Promise<void> {
-    const imported = this.completeImport()
+    const imported = this.importIsStored()
     const reloaded = this.enqueue(async () => {
       await imported
       if (loginName === EVERY_KEY) await this.reloadAll()
-      else {
-        const account = await this.store.loadAccount(loginName)
-        if (account === undefined) this.forget(loginName)
-        else if (!isDeepStrictEqual(account, this.byLoginName.get(loginName))) this.index(account)
-      }
+      else await this.reloadAccount(loginName)
     }).catch((error: unknown) => this.onReloadFailure(error, loginName))
     this.reloading.set(loginName, reloaded)
     void reloaded.then(() => {
@@ -492,7 +553,27 @@ export class Directory {
     return reloaded
   }
 
-  /** Reloads the whole directory as stored: settings and every account. */
+  /** Reloads one account as stored, forgotten when the store no longer has it. */
+  private async reloadAccount(loginName: string): Promise<void> {
+    const stored = await this.store.loadAccount(loginName)
+    if (stored === undefined) this.forget(loginName)
+    else this.reindex(stored.account, stored.revision)
+  }
+
+  /**
+   * Holds the account as stored at `revision`: nothing to do at the revision held (the same revision is the
+   * same content); only the revision when the content is the same (a restore or a replace wrote it again), so
+   * that the account's object, and what is kept of it (its views' JSON), stays; indexed anew otherwise.
+   */
+  private reindex(account: StoredAccount, revision: Revision | undefined): void {
+    const held = this.byLoginName.get(account.loginName)
+    if (revision !== undefined && revision === this.revisions.get(account.loginName)) return
+    if (held !== undefined && revision !== undefined && isDeepStrictEqual(account, held))
+      this.revisions.set(account.loginName, revision)
+    else this.index(account, revision)
+  }
+
+  /** Reloads the whole directory as stored: settings and every account whose revision moved on. */
   private async reloadAll(): Promise<void> {
     const snapshot = await this.store.load()
     if (snapshot === undefined) return
@@ -501,7 +582,7 @@ export class Directory {
     for (const loginName of [...this.byLoginName.keys()])
       if (!stored.has(loginName)) this.forget(loginName)
     for (const account of snapshot.accounts)
-      if (!isDeepStrictEqual(account, this.byLoginName.get(account.loginName))) this.index(account)
+      this.reindex(account, snapshot.revisions.get(account.loginName))
   }
 
   /** Runs `task` once every task queued before it is done, whether they succeeded or not. */
@@ -527,13 +608,16 @@ export class Directory {
     return rule
   }
 
-  private index(account: StoredAccount): void {
+  /** Holds the account, stored at `revision` (undefined: not known), and every index entry leading to it. */
+  private index(account: StoredAccount, revision: Revision | undefined): void {
     const previousHash = this.byLoginName.get(account.loginName)?.passwordHash
     this.unindex(account.loginName)
     // A password verified against the previous hash no longer opens the account.
     if (previousHash !== undefined && previousHash !== account.passwordHash)
       this.verified?.forget(previousHash)
     this.byLoginName.set(account.loginName, account)
+    if (revision === undefined) this.revisions.delete(account.loginName)
+    else this.revisions.set(account.loginName, revision)
     for (const watcher of this.watchers) watcher.put(account)
     if (account.kind !== 'USER') return
     const { record } = account
@@ -557,6 +641,7 @@ export class Directory {
   private unindex(loginName: string): void {
     const previous = this.byLoginName.get(loginName)
     this.byLoginName.delete(loginName)
+    this.revisions.delete(loginName)
     if (previous !== undefined) for (const watcher of this.watchers) watcher.drop(loginName)
     if (previous?.kind !== 'USER') return
     const { record } = previous

@@ -7,10 +7,18 @@ import { describe, expect, it, vi } from 'vitest'
 import { TrackedChangeNotices } from '../../../test/support/tracked-change-notices.js'
 import { MemoryChangeNotices, MemoryNoticeHub } from '../../storage/memory/memory-change-notices.js'
 import { MemoryRoutingStore } from '../../storage/memory/memory-routing-store.js'
-import { EVERY_KEY, type PlatformEvent, type RoutingStore } from '../ports.js'
+import { PlatformError } from '../platform-error.js'
+import { EVERY_KEY, type PlatformEvent, type RoutingStore, type RoutingWrite } from '../ports.js'
+import type { RoutingProfile } from './routing-profile.js'
 import { RoutingService } from './routing-service.js'
 
 const ALICE = { loginName: 'alice', hasMobile: true, hasVoicemail: true, hasAssociate: true }
+const BOB = { ...ALICE, loginName: 'bob' }
+
+/** A first profile for the user, or none, written straight to the store (another node's change). */
+function write(loginName: string, profile: RoutingProfile | undefined): RoutingWrite {
+  return { loginName, profile, revision: undefined, read: new Map() }
+}
 
 async function node(store: RoutingStore, hub: MemoryNoticeHub) {
   const notices = new TrackedChangeNotices(new MemoryChangeNotices(hub))
@@ -19,9 +27,11 @@ async function node(store: RoutingStore, hub: MemoryNoticeHub) {
   const routing = await RoutingService.start({
     store,
     events: { publish: (event) => void events.push(event) },
-    // 1002 is bob's desk phone; nothing else is reached.
-    resolve: (dialed) =>
-      dialed === '1002' ? { number: dialed, deviceId: dialed, loginName: 'bob' } : undefined,
+    // 1001 is alice's desk phone, 1002 bob's; nothing else is reached.
+    resolve: (dialed) => {
+      const loginName = { '1001': 'alice', '1002': 'bob' }[dialed]
+      return loginName === undefined ? undefined : { number: dialed, deviceId: dialed, loginName }
+    },
     notices,
     onReloadFailure: (error) => failures.push(error),
   })
@@ -58,13 +68,62 @@ describe('RoutingService across nodes', () => {
     expect(b.events).toStrictEqual([])
   })
 
+  it("keeps both of two nodes' changes of one user's routing made at the same moment", async () => {
+    const store = new MemoryRoutingStore()
+    const hub = new MemoryNoticeHub()
+    const a = await node(store, hub)
+    const b = await node(store, hub)
+
+    // Planned on the same profile (none): B's is stored second, over A's, so it is planned again on it.
+    await Promise.all([
+      a.routing.setDnd(ALICE, true),
+      b.routing.setForward(ALICE, { destinations: [{ type: 'NUMBER', number: '1002' }] }),
+    ])
+
+    const both = {
+      dnd: true,
+      remoteExtension: false,
+      forward: { condition: 'IMMEDIATE', target: { type: 'NUMBER', number: '1002' } },
+    }
+    expect((await store.load('alice'))?.profile).toStrictEqual(both)
+    expect(a.routing.lookup('alice')).toStrictEqual(both)
+    expect(b.routing.lookup('alice')).toStrictEqual(both)
+    // Each node's event carries the state its change left: B's has A's do not disturb too.
+    expect(a.events.at(-1)?.['routingState']).toMatchObject({ dndState: { activate: true } })
+    expect(b.events.at(-1)?.['routingState']).toMatchObject({
+      dndState: { activate: true },
+      forwardRoutes: [{ destinations: [{ type: 'NUMBER', number: '1002' }] }],
+    })
+  })
+
+  it('refuses one of two forwards that make a loop together, each checked on its own node', async () => {
+    const store = new MemoryRoutingStore()
+    const hub = new MemoryNoticeHub()
+    const a = await node(store, hub)
+    const b = await node(store, hub)
+
+    const outcomes = await Promise.allSettled([
+      a.routing.setForward(ALICE, { destinations: [{ type: 'NUMBER', number: '1002' }] }),
+      b.routing.setForward(BOB, { destinations: [{ type: 'NUMBER', number: '1001' }] }),
+    ])
+
+    const refused = outcomes.flatMap((outcome) =>
+      outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
+    )
+    expect(refused).toHaveLength(1)
+    expect(refused[0]).toBeInstanceOf(PlatformError)
+    expect((refused[0] as PlatformError).message).toMatch(/forwards back: a loop/)
+    expect((await store.loadAll()).size).toBe(1)
+  })
+
   it('reloads every profile on EVERY_KEY, dropping those no longer stored', async () => {
     const store = new MemoryRoutingStore()
     const hub = new MemoryNoticeHub()
-    await store.save('carol', { dnd: true, remoteExtension: false })
+    await store.commit(write('carol', { dnd: true, remoteExtension: false }))
     const b = await node(store, hub)
-    await store.delete('carol')
-    await store.save('alice', { dnd: true, remoteExtension: false })
+    const carol = await store.load('carol')
+    await store.commit({ ...write('carol', undefined), revision: carol?.revision })
+    await store.commit(write('alice', { dnd: true, remoteExtension: false }))
 
     const reloaded = b.notices.next('routing', EVERY_KEY)
     await new MemoryChangeNotices(hub).announce('routing', EVERY_KEY)

@@ -2,8 +2,10 @@
  * Users' routing (docs/routing.md; wire facts 8.3): every profile loaded at start and read from memory (the
  * call engine reads it on each command through `lookup`), each change checked, stored, then announced with
  * OnRoutingStateChanged; a refused change answers 400 with RestErrorInfo.routing and is announced with
- * OnRoutingManagementFailed. In a cluster, each node tells the others whose profile it stored, and reloads
- * those they store (docs/cluster.md, "What each node keeps in memory").
+ * OnRoutingManagementFailed. In a cluster, a change is stored only over the profiles it was planned on (planned
+ * again on what the store holds when another node changed one of them meanwhile), each node tells the others
+ * whose profile it stored, and reloads those they store (docs/cluster.md, "No lost update" and "What each node
+ * keeps in memory").
  */
 import type {
   Destination,
@@ -15,7 +17,14 @@ import type {
   RoutingState,
 } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
-import { type ChangeNotices, EVERY_KEY, type EventSink, type RoutingStore } from '../ports.js'
+import {
+  type ChangeNotices,
+  EVERY_KEY,
+  type EventSink,
+  type RevisedProfile,
+  type Revision,
+  type RoutingStore,
+} from '../ports.js'
 import type { Endpoint } from '../telephony/telephony-state.js'
 import {
   type ForwardTarget,
@@ -55,21 +64,28 @@ export interface RoutingServiceOptions {
 /** The most users a forward chain is followed through when checking a new forward for a loop. */
 const LOOP_CHECK_DEPTH = 32
 
+/** How many times a change is planned again on profiles another node changed meanwhile before it gives up. */
+export const MAX_ROUTING_COMMIT_ATTEMPTS = 10
+
 export class RoutingService {
   readonly #store: RoutingStore
   readonly #events: EventSink
   readonly #resolve: (dialed: string) => Endpoint | undefined
-  readonly #profiles: Map<string, RoutingProfile>
+  readonly #profiles = new Map<string, RoutingProfile>()
+  /** The revision each profile held was stored at. */
+  readonly #revisions = new Map<string, Revision>()
+  /** The other users' profiles the change being planned read, at the revisions it read them. */
+  #read: Map<string, Revision | undefined> | undefined
   readonly #notices: ChangeNotices | undefined
   readonly #onReloadFailure: (error: unknown, loginName: string) => void
   /** The tail of the queue of changes: each is checked against, and stored after, the previous one. */
   #queue: Promise<unknown> = Promise.resolve()
 
-  private constructor(options: RoutingServiceOptions, profiles: Map<string, RoutingProfile>) {
+  private constructor(options: RoutingServiceOptions, stored: Map<string, RevisedProfile>) {
     this.#store = options.store
     this.#events = options.events
     this.#resolve = options.resolve
-    this.#profiles = profiles
+    for (const [loginName, revised] of stored) this.#hold(loginName, revised)
     this.#notices = options.notices
     this.#onReloadFailure = options.onReloadFailure ?? (() => {})
     // Notices that came while the profiles loaded make this first one EVERY_KEY: nothing is missed.
@@ -87,11 +103,7 @@ export class RoutingService {
   /** Reloads the profiles of these users, which a reset or restore wrote in the store (docs/sandbox.md). */
   async restored(loginNames: readonly string[]): Promise<void> {
     await this.#enqueue(async () => {
-      for (const loginName of loginNames) {
-        const profile = await this.#store.load(loginName)
-        if (profile === undefined) this.#profiles.delete(loginName)
-        else this.#profiles.set(loginName, profile)
-      }
+      for (const loginName of loginNames) await this.#reloadOne(loginName)
     })
   }
 
@@ -186,31 +198,70 @@ export class RoutingService {
     await this.#queue
   }
 
-  /** Computes the new profile (a refusal throws), stores it, keeps it and announces it. */
+  /**
+   * Computes the new profile (a refusal throws), stores it over the profiles it was planned on (planned again
+   * on them reloaded while another node changed one meanwhile), keeps it and announces it; resolves once the
+   * other nodes were told, outside the queue (their reloads may wait for this node's queue).
+   */
   #change(user: RoutingUser, next: (profile: RoutingProfile) => RoutingProfile): Promise<void> {
+    let announced: Promise<void> = Promise.resolve()
     return this.#enqueue(async () => {
-      let profile: RoutingProfile
-      try {
-        profile = next(this.profileOf(user.loginName))
-      } catch (error) {
-        if (error instanceof PlatformError && error.routing !== undefined)
-          this.#events.publish({
-            eventName: 'OnRoutingManagementFailed',
-            loginName: user.loginName,
-            routing: error.routing,
-          })
-        throw error
-      }
-      if (isNoRouting(profile)) {
-        await this.#store.delete(user.loginName)
-        this.#profiles.delete(user.loginName)
-      } else {
-        await this.#store.save(user.loginName, profile)
-        this.#profiles.set(user.loginName, profile)
-      }
+      await this.#commit(user, next)
       this.#announce(user)
-      await this.#notices?.announce('routing', user.loginName)
-    })
+      if (this.#notices !== undefined) announced = this.#notices.announce('routing', user.loginName)
+    }).then(() => announced)
+  }
+
+  async #commit(
+    user: RoutingUser,
+    next: (profile: RoutingProfile) => RoutingProfile,
+  ): Promise<void> {
+    const { loginName } = user
+    for (let attempt = 1; ; attempt += 1) {
+      const read = new Map<string, Revision | undefined>()
+      const profile = this.#plan(user, next, read)
+      const outcome = await this.#store.commit({
+        loginName,
+        profile: isNoRouting(profile) ? undefined : profile,
+        revision: this.#revisions.get(loginName),
+        read,
+      })
+      if (outcome.stale === undefined) {
+        this.#hold(
+          loginName,
+          outcome.revision === undefined ? undefined : { profile, revision: outcome.revision },
+        )
+        return
+      }
+      if (attempt === MAX_ROUTING_COMMIT_ATTEMPTS)
+        throw new PlatformError(
+          'SERVER_PROBLEM',
+          `The routing of ${outcome.stale.join(', ')} kept changing under this request: nothing was changed`,
+        )
+      for (const login of outcome.stale) await this.#reloadOne(login)
+    }
+  }
+
+  /** The new profile, the other profiles its checks read recorded in `read`; a refusal is announced. */
+  #plan(
+    user: RoutingUser,
+    next: (profile: RoutingProfile) => RoutingProfile,
+    read: Map<string, Revision | undefined>,
+  ): RoutingProfile {
+    this.#read = read
+    try {
+      return next(this.profileOf(user.loginName))
+    } catch (error) {
+      if (error instanceof PlatformError && error.routing !== undefined)
+        this.#events.publish({
+          eventName: 'OnRoutingManagementFailed',
+          loginName: user.loginName,
+          routing: error.routing,
+        })
+      throw error
+    } finally {
+      this.#read = undefined
+    }
   }
 
   /**
@@ -222,13 +273,28 @@ export class RoutingService {
       if (loginName === EVERY_KEY) {
         const all = await this.#store.loadAll()
         this.#profiles.clear()
-        for (const [login, profile] of all) this.#profiles.set(login, profile)
+        this.#revisions.clear()
+        for (const [login, revised] of all) this.#hold(login, revised)
         return
       }
-      const profile = await this.#store.load(loginName)
-      if (profile === undefined) this.#profiles.delete(loginName)
-      else this.#profiles.set(loginName, profile)
+      await this.#reloadOne(loginName)
     }).catch((error: unknown) => this.#onReloadFailure(error, loginName))
+  }
+
+  /** Holds the profile of one user as stored now. */
+  async #reloadOne(loginName: string): Promise<void> {
+    this.#hold(loginName, await this.#store.load(loginName))
+  }
+
+  /** Holds the user's profile at its revision; undefined: none stored (no routing). */
+  #hold(loginName: string, revised: RevisedProfile | undefined): void {
+    if (revised === undefined) {
+      this.#profiles.delete(loginName)
+      this.#revisions.delete(loginName)
+    } else {
+      this.#profiles.set(loginName, revised.profile)
+      this.#revisions.set(loginName, revised.revision)
+    }
   }
 
   #announce(user: RoutingUser): void {
@@ -309,10 +375,16 @@ export class RoutingService {
       if (at.loginName === loginName) return true
       if (seen.has(at.loginName)) return false
       seen.add(at.loginName)
-      const target: ForwardTarget | undefined = this.#profiles.get(at.loginName)?.forward?.target
+      const target: ForwardTarget | undefined = this.#readProfile(at.loginName)?.forward?.target
       at = target?.type === 'NUMBER' ? this.#resolve(target.number) : undefined
     }
     return false
+  }
+
+  /** Another user's profile, as a check of the change being planned reads it (recorded in its read set). */
+  #readProfile(loginName: string): RoutingProfile | undefined {
+    this.#read?.set(loginName, this.#revisions.get(loginName))
+    return this.#profiles.get(loginName)
   }
 
   #overflow(

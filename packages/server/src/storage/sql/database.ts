@@ -30,6 +30,8 @@ export interface AccountTable {
   preferences: string
   /** ISO 8601 time of the last write of the row. */
   updated_at: string
+  /** The row's revision, new at each write (migration 0011; docs/cluster.md, "No lost update"). */
+  revision: string
 }
 
 /** Directory-wide values by name; `value` holds JSON. */
@@ -147,6 +149,8 @@ export type ServiceDatabase = {
 export interface RoutingProfileTable {
   login_name: string
   profile: string
+  /** The row's revision, new at each write (migration 0011; docs/cluster.md, "No lost update"). */
+  revision: string
 }
 
 /** The routing table, as Kysely sees it (`routingTables(db)`). */

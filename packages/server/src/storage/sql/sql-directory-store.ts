@@ -1,14 +1,27 @@
-/** The DirectoryStore port on SQLite or PostgreSQL through Kysely, with JSON kept in text columns. */
+/**
+ * The DirectoryStore port on SQLite or PostgreSQL through Kysely, with JSON kept in text columns. Each account
+ * row carries a revision, written anew with each change: a change is a compare-and-set on the revisions it was
+ * planned on (docs/cluster.md, "No lost update").
+ */
 import type { UserPreferences } from '@openness/wire'
-import type { Insertable, Kysely, Selectable } from 'kysely'
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
 import type {
   AdministratorRecord,
   DirectorySettings,
   StoredAccount,
   UserRecord,
 } from '../../platform/directory/account.js'
-import type { DirectorySnapshot, DirectoryStore } from '../../platform/ports.js'
+import type {
+  AccountCommit,
+  AccountWrites,
+  DirectorySnapshot,
+  DirectoryStore,
+  RevisedAccount,
+  Revision,
+  StoredDirectory,
+} from '../../platform/ports.js'
 import type { AccountTable, DirectoryDatabase, DirectorySettingTable } from './database.js'
+import { isWriteConflict, newRevision, StaleWriteError } from './revision.js'
 
 /** At seven parameters a row, a batch stays under the 999-parameter bound of older SQLite builds. */
 const INSERT_BATCH_SIZE = 100
@@ -23,7 +36,7 @@ export class SqlDirectoryStore implements DirectoryStore {
   }
 
   /** Reads settings and accounts from one snapshot of the database, accounts in login name order. */
-  async load(): Promise<DirectorySnapshot | undefined> {
+  async load(): Promise<StoredDirectory | undefined> {
     return this.#db
       .transaction()
       .setIsolationLevel('repeatable read')
@@ -39,12 +52,13 @@ export class SqlDirectoryStore implements DirectoryStore {
           sourceDigest: JSON.parse(sourceDigest) as string,
           settings: JSON.parse(settings) as DirectorySettings,
           accounts: accountRows.map(toAccount).sort(byLoginName),
+          revisions: new Map(accountRows.map((row) => [row.login_name, row.revision])),
         }
       })
   }
 
   /** Deletes every account, inserts the snapshot's in batches and upserts the settings, atomically. */
-  async replace(snapshot: DirectorySnapshot): Promise<void> {
+  async replace(snapshot: DirectorySnapshot): Promise<ReadonlyMap<string, Revision>> {
     const { accounts: rows, settings } = directoryRows(snapshot, new Date().toISOString())
     await this.#db.transaction().execute(async (trx) => {
       await trx.deleteFrom('account').execute()
@@ -62,39 +76,46 @@ export class SqlDirectoryStore implements DirectoryStore {
         )
         .execute()
     })
+    return new Map(rows.map((row) => [row.login_name, row.revision ?? '']))
   }
 
-  /** Inserts the account, or overwrites every column of the one with the same login name. */
-  async saveAccount(account: StoredAccount): Promise<void> {
-    await this.#db
-      .insertInto('account')
-      .values(toRow(account, new Date().toISOString()))
-      .onConflict((oc) =>
-        oc.column('login_name').doUpdateSet((eb) => ({
-          kind: eb.ref('excluded.kind'),
-          record: eb.ref('excluded.record'),
-          password_hash: eb.ref('excluded.password_hash'),
-          password_changed_at: eb.ref('excluded.password_changed_at'),
-          preferences: eb.ref('excluded.preferences'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute()
+  /**
+   * Deletes and stores, in one transaction, each account only while its row has the revision the change was
+   * planned on (an update or delete `WHERE revision = ?`; an insert that finds the login name taken writes
+   * nothing), rolling everything back at the first that does not. Rows are written in login name order, so
+   * that two changes of the same accounts never wait for each other in a circle; a conflict PostgreSQL
+   * reports anyway (deadlock, serialization) names every account of the change.
+   */
+  async commit(writes: AccountWrites): Promise<AccountCommit> {
+    const updatedAt = new Date().toISOString()
+    const saves = [...writes.save].sort((a, b) => byLoginName(a.account, b.account))
+    try {
+      const revisions = await this.#db.transaction().execute(async (trx) => {
+        if (writes.delete !== undefined) await deleteAt(trx, writes.delete)
+        const written = new Map<string, Revision>()
+        for (const { account, revision } of saves) {
+          const row = toRow(account, updatedAt)
+          await (revision === undefined ? insertNew(trx, row) : updateAt(trx, row, revision))
+          written.set(account.loginName, row.revision ?? '')
+        }
+        return written
+      })
+      return { revisions }
+    } catch (error) {
+      if (error instanceof StaleWriteError) return { stale: error.stale }
+      if (isWriteConflict(error)) return { stale: accountsOf(writes) }
+      throw error
+    }
   }
 
-  /** Deletes the account with this login name, if any. */
-  async deleteAccount(loginName: string): Promise<void> {
-    await this.#db.deleteFrom('account').where('login_name', '=', loginName).execute()
-  }
-
-  /** Reads the account with this login name, if any. */
-  async loadAccount(loginName: string): Promise<StoredAccount | undefined> {
+  /** Reads the account with this login name, if any, with its revision. */
+  async loadAccount(loginName: string): Promise<RevisedAccount | undefined> {
     const row = await this.#db
       .selectFrom('account')
       .selectAll()
       .where('login_name', '=', loginName)
       .executeTakeFirst()
-    return row === undefined ? undefined : toAccount(row)
+    return row === undefined ? undefined : { account: toAccount(row), revision: row.revision }
   }
 
   /** Destroys the Kysely instance, closing the SQLite file or ending the PostgreSQL pool. */
@@ -117,6 +138,55 @@ export function directoryRows(
   }
 }
 
+/** Deletes the account while it has the revision the change was planned on. */
+async function deleteAt(
+  trx: Transaction<DirectoryDatabase>,
+  { loginName, revision }: { loginName: string; revision: Revision },
+): Promise<void> {
+  const deleted = await trx
+    .deleteFrom('account')
+    .where('login_name', '=', loginName)
+    .where('revision', '=', revision)
+    .executeTakeFirst()
+  if (deleted.numDeletedRows !== 1n) throw new StaleWriteError([loginName])
+}
+
+/** Inserts a new account unless its login name is taken (by a writer that created it meanwhile). */
+async function insertNew(
+  trx: Transaction<DirectoryDatabase>,
+  row: Insertable<AccountTable>,
+): Promise<void> {
+  const inserted = await trx
+    .insertInto('account')
+    .values(row)
+    .onConflict((oc) => oc.column('login_name').doNothing())
+    .executeTakeFirst()
+  if (inserted.numInsertedOrUpdatedRows !== 1n) throw new StaleWriteError([row.login_name])
+}
+
+/** Overwrites the account while it has the revision the change was planned on. */
+async function updateAt(
+  trx: Transaction<DirectoryDatabase>,
+  { login_name: loginName, ...columns }: Insertable<AccountTable>,
+  revision: Revision,
+): Promise<void> {
+  const updated = await trx
+    .updateTable('account')
+    .set(columns)
+    .where('login_name', '=', loginName)
+    .where('revision', '=', revision)
+    .executeTakeFirst()
+  if (updated.numUpdatedRows !== 1n) throw new StaleWriteError([loginName])
+}
+
+/** Every account a change touches. */
+function accountsOf(writes: AccountWrites): string[] {
+  const names = writes.save.map(({ account }) => account.loginName)
+  if (writes.delete !== undefined) names.unshift(writes.delete.loginName)
+  return names
+}
+
+/** The account's row, under a new revision. */
 function toRow(account: StoredAccount, updatedAt: string): Insertable<AccountTable> {
   return {
     login_name: account.loginName,
@@ -126,6 +196,7 @@ function toRow(account: StoredAccount, updatedAt: string): Insertable<AccountTab
     password_changed_at: account.passwordChangedAt ?? null,
     preferences: JSON.stringify(account.preferences),
     updated_at: updatedAt,
+    revision: newRevision(),
   }
 }
 

@@ -10,6 +10,7 @@ import { comlogUserIndexMigration } from './0007-comlog-user-index.js'
 import { voicemailMigration } from './0008-voicemail.js'
 import { engineLeaseMigration } from './0009-engine-lease.js'
 import { platformSnapshotMigration } from './0010-platform-snapshot.js'
+import { revisionsMigration } from './0011-revisions.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -23,6 +24,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008-voicemail': voicemailMigration,
   '0009-engine-lease': engineLeaseMigration,
   '0010-platform-snapshot': platformSnapshotMigration,
+  '0011-revisions': revisionsMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */
