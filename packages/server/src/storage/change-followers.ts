@@ -34,20 +34,31 @@ export class ChangeFollowers {
     return { close: () => void own.delete(entry) }
   }
 
-  /** Tells every follower of `topic` of `key`; remembers the topic as missed when none follows it. */
-  tell(topic: ChangeTopic, key: string): void {
+  /**
+   * Tells every follower of `topic` of `key`, each at once; remembers the topic as missed when none follows it.
+   * Resolves once what every follower did about it settled: the node applied the notice (docs/cluster.md,
+   * "Read your writes"). Never rejects: a follower handles its own failures.
+   */
+  tell(topic: ChangeTopic, key: string): Promise<void> {
     const followers = this.#followers.get(topic)
     if (followers === undefined || followers.size === 0) {
       this.#missed.add(topic)
-      return
+      return Promise.resolve()
     }
-    for (const onNotice of [...followers]) void onNotice(key)
+    const applied = [...followers].map((onNotice) => {
+      try {
+        return Promise.resolve(onNotice(key))
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    })
+    return Promise.allSettled(applied).then(() => undefined)
   }
 
   /** Notices may have been lost: tells every follower EVERY_KEY, and every topic not followed is missed. */
   tellEverything(): void {
     this.#unknownMissed = true
-    for (const topic of this.#followers.keys()) this.tell(topic, EVERY_KEY)
+    for (const topic of this.#followers.keys()) void this.tell(topic, EVERY_KEY)
   }
 
   /** Forgets every follower. */

@@ -39,7 +39,7 @@ describe('MemoryChangeNotices', () => {
 
 describeWithRedis('RedisChangeNotices', (redis) => {
   let nodes = 0
-  const open = async () => {
+  const open = async (acknowledgeTimeoutMs?: number) => {
     nodes += 1
     const nodeId = `node-${nodes}`
     const errors: unknown[] = []
@@ -47,6 +47,7 @@ describeWithRedis('RedisChangeNotices', (redis) => {
     const notices = await RedisChangeNotices.open(client, {
       nodeId,
       onError: (error) => errors.push(error),
+      ...(acknowledgeTimeoutMs !== undefined && { acknowledgeTimeoutMs }),
     })
     return { notices, client, errors, nodeId }
   }
@@ -68,6 +69,43 @@ describeWithRedis('RedisChangeNotices', (redis) => {
       expect(channels).toContain(`${redis.target.keyPrefix}change-notices`)
     } finally {
       await notices.close()
+    }
+  })
+
+  it('resolves an announce at its bound when a node that heard it never applies it, and reports that node', async () => {
+    const one = await open(300)
+    const two = await open()
+    try {
+      two.notices.follow('directory', () => new Promise<void>(() => {}))
+      const started = Date.now()
+
+      await one.notices.announce('directory', 'alice')
+
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+      expect(String(one.errors[0])).toMatch(
+        /1 node\(s\) did not confirm within 300 ms that they applied the change of directory alice/,
+      )
+    } finally {
+      await one.notices.close()
+      await two.notices.close()
+    }
+  })
+
+  it('acknowledges on the announcing node its own notice without telling its followers', async () => {
+    const one = await open(5_000)
+    try {
+      const heard: string[] = []
+      one.notices.follow('directory', (key) => void heard.push(key))
+      const started = Date.now()
+
+      // Alone on the channel: its own connection is the one receiver, and it counts itself.
+      await one.notices.announce('directory', 'alice')
+
+      expect(Date.now() - started).toBeLessThan(2_000)
+      expect(heard).toStrictEqual([])
+      expect(one.errors).toStrictEqual([])
+    } finally {
+      await one.notices.close()
     }
   })
 

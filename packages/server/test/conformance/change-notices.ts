@@ -136,4 +136,48 @@ export function changeNoticesConformance(create: () => Promise<ChangeNoticesUnde
     await vi.waitFor(() => expect(open.heard).toStrictEqual(['alice']), DELIVERY)
     expect(closed.heard).toStrictEqual([])
   })
+
+  it('resolves an announce only once every other node applied the notice (its followers settled)', async () => {
+    const { one, two, another } = await nodes()
+    const three = await another()
+    let release: () => void = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const applied: string[] = []
+    two.follow('directory', async (key) => {
+      await gate
+      applied.push(`two:${key}`)
+    })
+    three.follow('directory', (key) => void applied.push(`three:${key}`))
+    let answered = false
+
+    const announced = one.announce('directory', 'alice').then(() => {
+      answered = true
+    })
+    await vi.waitFor(() => expect(applied).toStrictEqual(['three:alice']), DELIVERY)
+    // Three applied it, two is still at it: the announce waits.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(answered).toBe(false)
+    release()
+    await announced
+
+    expect(applied).toStrictEqual(['three:alice', 'two:alice'])
+  })
+
+  it('counts a notice as applied once its follower failed too: the follower reports its own failure', async () => {
+    const { one, two } = await nodes()
+    two.follow('routing', async () => {
+      throw new Error('database gone')
+    })
+
+    await one.announce('routing', 'bob')
+  })
+
+  it('resolves at once an announce that no other node hears', async () => {
+    const { one, two } = await nodes()
+    await two.close()
+
+    await one.announce('clock', 'offset')
+  })
 }
