@@ -276,10 +276,14 @@ export interface PlatformHealth {
   licenseWarning?: { nbDays: number; message: string; givenAt: number }
 }
 
-/** Where the platform's health is kept (a memory adapter; the cluster mode shares it). */
+/** Where the platform's health is kept (a memory adapter; the cluster mode shares it on Redis). */
 export interface PlatformHealthStore {
   load(): Promise<PlatformHealth>
-  save(health: PlatformHealth): Promise<void>
+  /**
+   * Stores `next` while the health stored is still `expected` (as `load` answered it); false, storing nothing,
+   * when another node changed it since (docs/cluster.md, "No lost update").
+   */
+  replace(expected: PlatformHealth, next: PlatformHealth): Promise<boolean>
 }
 
 /** What a queue hands over when the channel drains it. */
@@ -724,6 +728,12 @@ export interface SearchContextStore {
   find(sessionId: string, loginName: string, now: number): Promise<SearchContext | undefined>
   /** Inserts or replaces the session's context for `context.loginName`. */
   save(sessionId: string, context: SearchContext): Promise<void>
+  /**
+   * Replaces the session's context for `expected.loginName` with `next` while it is still `expected` (as
+   * `find` answered it); false, changing nothing, when another poll, a new search or a cancel changed it since
+   * (docs/cluster.md, "No lost update").
+   */
+  replace(sessionId: string, expected: SearchContext, next: SearchContext): Promise<boolean>
   /** Frees the session's context for `loginName`; nothing happens when there is none. */
   delete(sessionId: string, loginName: string): Promise<void>
   /** Frees every context of the session (it closed). */

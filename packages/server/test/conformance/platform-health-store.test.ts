@@ -28,7 +28,11 @@ describeWithRedis('RedisPlatformHealthStore', (redis) => {
     const client = await redis.client()
     const store = new RedisPlatformHealthStore(client)
     expect(await redis.keys()).toStrictEqual([])
-    await store.save({ pbxLinkUp: false, ctiLinkUp: false, pbxLoaded: false })
+    await store.replace(await store.load(), {
+      pbxLinkUp: false,
+      ctiLinkUp: false,
+      pbxLoaded: false,
+    })
     expect(await redis.keys()).toStrictEqual(['health'])
     expect(JSON.parse((await client.get('health')) ?? 'null')).toStrictEqual({
       pbxLinkUp: false,

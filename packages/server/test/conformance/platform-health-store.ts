@@ -22,6 +22,12 @@ const WARNED: PlatformHealth = {
   },
 }
 
+/** Stores `health` over whatever the store holds now. */
+async function save(store: PlatformHealthStore, health: PlatformHealth): Promise<void> {
+  if (!(await store.replace(await store.load(), health)))
+    throw new Error('the health moved on under the test')
+}
+
 /**
  * Declares the cases, each on a fresh store from `create`, over data no other case shares; `shared` says
  * that the adapter's handles give `another` store over the same data (the cluster's adapters).
@@ -52,23 +58,23 @@ export function platformHealthStoreConformance(
 
   it('loads the health saved last, each save replacing the whole health', () =>
     withStore(async (store) => {
-      await store.save(WARNED)
+      await save(store, WARNED)
       expect(await store.load()).toStrictEqual(WARNED)
-      await store.save(PBX_DOWN)
+      await save(store, PBX_DOWN)
       expect(await store.load()).toStrictEqual(PBX_DOWN)
     }))
 
   it('keeps a license warning as given, unicode message and exact date included', () =>
     withStore(async (store) => {
-      await store.save(WARNED)
+      await save(store, WARNED)
       expect((await store.load()).licenseWarning).toStrictEqual(WARNED.licenseWarning)
     }))
 
   it('drops a withdrawn license warning: a health saved without one loads without one', () =>
     withStore(async (store) => {
-      await store.save(WARNED)
+      await save(store, WARNED)
       const { licenseWarning: _, ...withdrawn } = WARNED
-      await store.save(withdrawn)
+      await save(store, withdrawn)
       expect(await store.load()).toStrictEqual(withdrawn)
       expect('licenseWarning' in (await store.load())).toBe(false)
     }))
@@ -78,10 +84,34 @@ export function platformHealthStoreConformance(
       if (handle.another === undefined) throw new Error('A shared adapter gives another store')
       const other = await handle.another()
       expect(await other.load()).toStrictEqual(await store.load())
-      await store.save(PBX_DOWN)
+      await save(store, PBX_DOWN)
       expect(await other.load()).toStrictEqual(PBX_DOWN)
-      await other.save(WARNED)
+      await save(other, WARNED)
       expect(await store.load()).toStrictEqual(WARNED)
+    }),
+  )
+
+  it('stores nothing over a health another writer changed since it was read, and says so', () =>
+    withStore(async (store) => {
+      const read = await store.load()
+      await save(store, PBX_DOWN)
+      expect(await store.replace(read, WARNED)).toBe(false)
+      expect(await store.load()).toStrictEqual(PBX_DOWN)
+      expect(await store.replace(await store.load(), WARNED)).toBe(true)
+      expect(await store.load()).toStrictEqual(WARNED)
+    }))
+
+  it.runIf(shared)('lets one of two nodes that read the same health store its change', () =>
+    withStore(async (store, handle) => {
+      if (handle.another === undefined) throw new Error('A shared adapter gives another store')
+      const other = await handle.another()
+      const [mine, theirs] = [await store.load(), await other.load()]
+      const outcomes = await Promise.all([
+        store.replace(mine, PBX_DOWN),
+        other.replace(theirs, WARNED),
+      ])
+      expect(outcomes.filter(Boolean)).toHaveLength(1)
+      expect(await store.load()).toStrictEqual(outcomes[0] ? PBX_DOWN : WARNED)
     }),
   )
 }

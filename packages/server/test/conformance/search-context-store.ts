@@ -166,4 +166,47 @@ export function searchContextStoreConformance(
       await store.save('s1', context('bob'))
       expect(await store.contexts('s1', NOW)).toStrictEqual([context('bob')])
     }))
+
+  it('replaces a context with the next one while it is as it was read', () =>
+    withStore(async (store) => {
+      await store.save('s1', context('alice'))
+      const read = await store.find('s1', 'alice', NOW)
+      if (read === undefined) throw new Error('no context')
+      const next = context('alice', 2 * MINUTE, { state: 'FINISHED', batches: [] })
+      expect(await store.replace('s1', read, next)).toBe(true)
+      expect(await store.find('s1', 'alice', NOW)).toStrictEqual(next)
+    }))
+
+  it('replaces nothing once another writer changed, replaced or freed the context read', () =>
+    withStore(async (store) => {
+      const next = context('alice', 2 * MINUTE, { batches: [] })
+      for (const meanwhile of [
+        () =>
+          store.save('s1', context('alice', MINUTE, { batches: [[{ id: { loginName: 'x' } }]] })),
+        () => store.delete('s1', 'alice'),
+      ]) {
+        await store.save('s1', context('alice'))
+        const read = await store.find('s1', 'alice', NOW)
+        if (read === undefined) throw new Error('no context')
+        await meanwhile()
+        const before = await store.find('s1', 'alice', NOW)
+        expect(await store.replace('s1', read, next)).toBe(false)
+        expect(await store.find('s1', 'alice', NOW)).toStrictEqual(before)
+      }
+    }))
+
+  it('lets one of two polls that read the same context move it on', () =>
+    withStore(async (store) => {
+      await store.save('s1', context('alice'))
+      const [one, two] = [
+        await store.find('s1', 'alice', NOW),
+        await store.find('s1', 'alice', NOW),
+      ]
+      if (one === undefined || two === undefined) throw new Error('no context')
+      const outcomes = await Promise.all([
+        store.replace('s1', one, context('alice', MINUTE, { batches: [] })),
+        store.replace('s1', two, context('alice', MINUTE, { batches: [] })),
+      ])
+      expect(outcomes.filter(Boolean)).toHaveLength(1)
+    }))
 }

@@ -59,20 +59,27 @@ export class DirectorySearchService {
     })
   }
 
-  /** The next answer of the search: OK with a batch, FINISH once all were given, TIMEOUT with no search. */
+  /**
+   * The next answer of the search: OK with a batch, FINISH once all were given, TIMEOUT with no search. The
+   * context moves on only from the state it was read in: a poll through another node, a new search or a
+   * cancel that came first makes this poll read it again, so that no batch is handed out twice.
+   */
   async poll(owner: SearchOwner): Promise<SearchResult> {
-    const now = this.clock.now()
-    const context = await this.store.find(owner.sessionId, owner.loginName, now)
-    if (context === undefined) return { resultCode: 'TIMEOUT' }
-    const expiresAt = now + SEARCH_IDLE_MS
-    const [batch, ...rest] = context.batches
-    if (batch === undefined) {
-      await this.store.save(owner.sessionId, moved(context, 'FINISHED', { expiresAt }))
-      return { resultCode: 'FINISH' }
+    for (;;) {
+      const now = this.clock.now()
+      const context = await this.store.find(owner.sessionId, owner.loginName, now)
+      if (context === undefined) return { resultCode: 'TIMEOUT' }
+      const expiresAt = now + SEARCH_IDLE_MS
+      const [batch, ...rest] = context.batches
+      const next: SearchContext =
+        batch === undefined
+          ? moved(context, 'FINISHED', { expiresAt })
+          : moved(context, 'SEARCHING', { batches: rest, expiresAt })
+      if (!(await this.store.replace(owner.sessionId, context, next))) continue
+      return batch === undefined
+        ? { resultCode: 'FINISH' }
+        : { resultCode: 'OK', resultElements: [{ contacts: batch }] }
     }
-    const next: SearchContext = moved(context, 'SEARCHING', { batches: rest, expiresAt })
-    await this.store.save(owner.sessionId, next)
-    return { resultCode: 'OK', resultElements: [{ contacts: batch }] }
   }
 
   /** Cancels the search and frees its context; nothing happens when there is none. */

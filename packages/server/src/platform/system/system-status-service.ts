@@ -233,17 +233,21 @@ export class SystemStatusService {
   ): Promise<PlatformHealth> {
     const run = this.#queue.then(async () => {
       const { health: store } = this.#sources
-      const events: SystemEvent[] = []
       const { nodeId } = this.#sources.node()
-      const before = await store.load()
-      const after = apply(
-        before,
-        (eventName) => events.push({ eventName, nodeId }),
-        (event) => events.push(event),
-      )
-      if (after !== before) await store.save(after)
-      for (const event of events) this.#publish(event)
-      return after
+      // Planned on the health as stored, and again while another node changed it meanwhile: its events are
+      // those of the change that was stored.
+      for (;;) {
+        const events: SystemEvent[] = []
+        const before = await store.load()
+        const after = apply(
+          before,
+          (eventName) => events.push({ eventName, nodeId }),
+          (event) => events.push(event),
+        )
+        if (after !== before && !(await store.replace(before, after))) continue
+        for (const event of events) this.#publish(event)
+        return after
+      }
     })
     this.#queue = run.catch(() => undefined)
     return run

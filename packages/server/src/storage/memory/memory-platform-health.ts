@@ -9,7 +9,9 @@ export class MemoryPlatformHealthStore implements PlatformHealthStore {
     return this.health
   }
 
-  async save(health: PlatformHealth): Promise<void> {
-    this.health = health
+  async replace(expected: PlatformHealth, next: PlatformHealth): Promise<boolean> {
+    if (this.health !== expected) return false
+    this.health = next
+    return true
   }
 }

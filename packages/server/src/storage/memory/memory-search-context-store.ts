@@ -30,6 +30,12 @@ export class MemorySearchContextStore implements SearchContextStore {
     contexts.set(context.loginName, context)
   }
 
+  async replace(sessionId: string, expected: SearchContext, next: SearchContext): Promise<boolean> {
+    if (this.sessions.get(sessionId)?.get(expected.loginName) !== expected) return false
+    await this.save(sessionId, next)
+    return true
+  }
+
   async delete(sessionId: string, loginName: string): Promise<void> {
     const contexts = this.sessions.get(sessionId)
     contexts?.delete(loginName)

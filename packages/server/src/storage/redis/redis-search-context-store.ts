@@ -8,7 +8,8 @@
  *
  * Expiries are instants of the platform's clock, which the control plane may shift from Redis's own
  * (kept-clock.ts): a TTL is therefore what is left of a context's life on the platform's clock at its save,
- * never an instant handed to Redis.
+ * never an instant handed to Redis. A poll moves a context on with a compare-and-set on the text it read, so
+ * that two polls of one search through two nodes never hand out the same batch.
  */
 import type { Redis } from 'ioredis'
 import type { SearchContext } from '../../platform/directory-search/search-context.js'
@@ -24,6 +25,22 @@ local ttl = tonumber(ARGV[3])
 if ttl <= 0 then
   redis.call('HDEL', KEYS[1], ARGV[1])
   return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1
+`)
+
+/**
+ * Sets one context as SAVE does (ARGV: login name, JSON, ms left to live) while the field still holds ARGV[4],
+ * the text the context it replaces was read from; 0 when it does not (changed, cancelled or expired since).
+ */
+const REPLACE = new RedisScript(`
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[4] then return 0 end
+local ttl = tonumber(ARGV[3])
+if ttl <= 0 then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  return 1
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
@@ -62,6 +79,8 @@ function keyOf(sessionId: string): string {
 export class RedisSearchContextStore implements SearchContextStore {
   readonly #redis: Redis
   readonly #clock: Pick<Clock, 'now'>
+  /** The text each context `find` answered was read from, by the object answered. */
+  readonly #read = new WeakMap<SearchContext, string>()
 
   /** `clock` is the platform's: the one the contexts' `expiresAt` are read on. */
   constructor(redis: Redis, clock: Pick<Clock, 'now'>) {
@@ -82,7 +101,10 @@ export class RedisSearchContextStore implements SearchContextStore {
     const json = (await FIND.run(this.#redis, [keyOf(sessionId)], [loginName, now])) as
       | string
       | null
-    return json === null ? undefined : (JSON.parse(json) as SearchContext)
+    if (json === null) return undefined
+    const context = JSON.parse(json) as SearchContext
+    this.#read.set(context, json)
+    return context
   }
 
   async save(sessionId: string, context: SearchContext): Promise<void> {
@@ -92,6 +114,17 @@ export class RedisSearchContextStore implements SearchContextStore {
       [keyOf(sessionId)],
       [context.loginName, JSON.stringify(context), ttl],
     )
+  }
+
+  async replace(sessionId: string, expected: SearchContext, next: SearchContext): Promise<boolean> {
+    const ttl = Math.ceil(next.expiresAt - this.#clock.now())
+    const read = this.#read.get(expected) ?? JSON.stringify(expected)
+    const replaced = await REPLACE.run(
+      this.#redis,
+      [keyOf(sessionId)],
+      [expected.loginName, JSON.stringify(next), ttl, read],
+    )
+    return replaced === 1
   }
 
   async delete(sessionId: string, loginName: string): Promise<void> {
