@@ -508,6 +508,11 @@ export interface CallChanges {
   changedCallRefs: readonly string[]
   /** Calls no longer in the state. */
   removedCallRefs: readonly string[]
+  /**
+   * Set when the changes hold a reset's or restore's `restoreState`: the other tables, the log among them, were
+   * written under the store (docs/sandbox.md), which reads again what it knew of them (the next record id).
+   */
+  restored?: true
 }
 
 /**

@@ -36,7 +36,11 @@ onEverySqlTarget('SqlComlogStore', (label, nextTarget, reopenable) =>
   comlogStoreConformance(label, async () => {
     const target = nextTarget()
     const opened = await open(target, true)
-    return reopenable ? { ...opened, reopen: () => open(target) } : opened
+    return {
+      ...opened,
+      ...(reopenable && { reopen: () => open(target) }),
+      ...(target.kind === 'postgres' && { concurrent: () => open(target) }),
+    }
   }),
 )
 

@@ -12,6 +12,8 @@ export interface ComlogStoreUnderTest {
   store: ComlogStore
   calls: CallStore
   reopen?: () => Promise<{ store: ComlogStore; calls: CallStore }>
+  /** Another store over the same log that writes at the same moment (another node), where the adapter serves several. */
+  concurrent?: () => Promise<{ store: ComlogStore; calls: CallStore }>
 }
 
 const DAY = 86_400_000
@@ -146,6 +148,40 @@ export function comlogStoreConformance(
       expect(await store.countUnacknowledgedMissed('émile')).toBe(1)
     })
 
+    it('tells one change of a record that two writers acknowledge or delete at the same moment', async (context) => {
+      const other = await underTest.concurrent?.()
+      if (other === undefined) return context.skip('the adapter serves one writer at a time')
+      try {
+        const stored = await append(
+          Array.from({ length: 20 }, (_, day) => draft('émile', 'bob', day)),
+        )
+        const all = ids(stored)
+        const acknowledged = await Promise.all([
+          store.acknowledge('émile', all, true),
+          other.store.acknowledge('émile', all, true),
+        ])
+        expect(
+          acknowledged
+            .flat()
+            .map((change) => change.recordId)
+            .sort(),
+        ).toEqual([...all].sort())
+        const deleted = await Promise.all([
+          store.deleteRecords('émile', all.slice(0, 10)),
+          other.store.deleteMatching('émile', {}),
+          store.deleteRecords('émile', all),
+        ])
+        expect(
+          deleted
+            .flat()
+            .map((change) => change.recordId)
+            .sort(),
+        ).toEqual([...all].sort())
+      } finally {
+        await other.calls.close()
+      }
+    })
+
     it("deletes the user's records by id and by filter, and says which", async () => {
       const stored = await append([
         draft('émile', 'bob', 1),
@@ -215,6 +251,30 @@ export function comlogStoreConformance(
       expect(fourth).toBe((third ?? 0) + 1)
       const page = await reopened.store.findRecords('émile', {}, { offset: 0, limit: 9 })
       expect(page.records.map((stored) => stored.record.recordId)).toStrictEqual([fourth, first])
+    })
+
+    it('reads the next id again after a restore wrote the log under the store that appends', async (context) => {
+      if (underTest.reopen === undefined) {
+        context.skip('the adapter has one connection to its storage')
+        return
+      }
+      const [first] = ids(await append([draft('émile', 'bob', 1)]))
+      // Another writer (a restore, on any node) puts records after the one this store knows of.
+      const other = await underTest.reopen()
+      try {
+        const theirs = ids(
+          await append([draft('émile', 'bob', 2), draft('émile', 'bob', 3)], other.calls),
+        )
+        expect(theirs).toStrictEqual([(first ?? 0) + 1, (first ?? 0) + 2])
+        const [next] = ids(
+          await underTest.calls.saveWithRecords(state, { ...NO_CHANGES, restored: true }, [
+            draft('émile', 'bob', 4),
+          ]),
+        )
+        expect(next).toBe((first ?? 0) + 3)
+      } finally {
+        await other.calls.close()
+      }
     })
 
     it('numbers records after the highest id when opened again', async (context) => {

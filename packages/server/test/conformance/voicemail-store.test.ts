@@ -19,6 +19,10 @@ onEverySqlTarget('SqlVoicemailStore', (label, nextTarget, reopenable) =>
   voicemailStoreConformance(label, async () => {
     const target = nextTarget()
     const opened = await open(target, true)
-    return reopenable ? { ...opened, reopen: () => open(target) } : opened
+    return {
+      ...opened,
+      ...(reopenable && { reopen: () => open(target) }),
+      ...(target.kind === 'postgres' && { concurrent: () => open(target) }),
+    }
   }),
 )

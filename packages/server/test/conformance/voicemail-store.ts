@@ -8,6 +8,8 @@ export interface VoicemailStoreUnderTest {
   store: VoicemailStore
   close(): Promise<void>
   reopen?: () => Promise<{ store: VoicemailStore; close(): Promise<void> }>
+  /** Another store over the same data that writes at the same moment (another node), where the adapter serves several. */
+  concurrent?: () => Promise<{ store: VoicemailStore; close(): Promise<void> }>
 }
 
 const T0 = Date.UTC(2026, 0, 1)
@@ -85,6 +87,28 @@ export function voicemailStoreConformance(
       expect(await store.find('carol', 'c1')).toBeDefined()
       expect(await store.delete('bob', [])).toEqual([])
       expect(await store.counters('bob')).toEqual({ total: 1, unread: 1, bytes: 4 })
+    })
+
+    it('returns a message that two writers delete at the same moment to one of them', async (context) => {
+      const other = await subject.concurrent?.()
+      if (other === undefined) return context.skip('the adapter serves one writer at a time')
+      try {
+        const ids = Array.from({ length: 12 }, (_, index) => `m${index}`)
+        for (const [index, id] of ids.entries()) await store.add(draft('bob', id, index))
+        const deleted = await Promise.all([
+          store.delete('bob', ids),
+          other.store.delete('bob', ids.slice(3)),
+          store.delete('bob', ids.slice(0, 6)),
+        ])
+        expect(
+          deleted
+            .flat()
+            .map((message) => message.voicemailId)
+            .sort(),
+        ).toEqual([...ids].sort())
+      } finally {
+        await other.close()
+      }
     })
 
     it('counters sum the audio and count the unread of one mailbox', async () => {

@@ -50,5 +50,6 @@ export function mergeCallChanges(steps: readonly CallChanges[]): CallChanges {
   return {
     changedCallRefs: [...changed].sort(compareCallRefs),
     removedCallRefs: [...removed].sort(compareCallRefs),
+    ...(steps.some((step) => step.restored) && { restored: true }),
   }
 }

@@ -329,7 +329,7 @@ export class TelephonyService implements Telephony {
       before: this.#head,
       after: state,
       events,
-      changes,
+      changes: outcome.restored ? { ...changes, restored: true } : changes,
       drafts: this.#recorder?.observe(events, now) ?? [],
       ...outcome,
     })

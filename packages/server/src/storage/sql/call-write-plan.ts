@@ -123,7 +123,8 @@ export class CallWritePlanner {
       )
       devicePosition = next
     }
-    let recordId = this.#nextRecordId
+    // A restore rewrote the log under this store (another node may have): its next id is read again.
+    let recordId = changes.restored ? undefined : this.#nextRecordId
     let unindexed = this.#unindexed
     let records: unknown[][] = []
     let stored: StoredComRecord[] = []

@@ -47,13 +47,19 @@ export async function indexNewRecords(trx: Kysely<CallDatabase>): Promise<void> 
     )
     .onConflict((oc) => oc.doNothing())
     .execute()
+  // Never back: a transaction that read an older mark than another's, which indexed further, leaves it.
   await trx
     .insertInto('comlog_index_mark')
     .values({ name: MARK, indexed_through: top })
     .onConflict((oc) =>
-      oc
-        .column('name')
-        .doUpdateSet((eb) => ({ indexed_through: eb.ref('excluded.indexed_through') })),
+      oc.column('name').doUpdateSet((eb) => ({
+        indexed_through: eb
+          .case()
+          .when('excluded.indexed_through', '>', eb.ref('comlog_index_mark.indexed_through'))
+          .then(eb.ref('excluded.indexed_through'))
+          .else(eb.ref('comlog_index_mark.indexed_through'))
+          .end(),
+      })),
     )
     .execute()
 }

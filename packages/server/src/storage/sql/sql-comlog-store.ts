@@ -73,28 +73,20 @@ export class SqlComlogStore implements ComlogStore {
     acknowledged: boolean,
   ): Promise<ComRecordChange[]> {
     const flag = acknowledged ? 1 : 0
+    // One conditional UPDATE a batch, answering the rows it changed: two nodes acknowledging the same record at
+    // once each report only what they changed, so that the record's change is told once.
     return this.#db.transaction().execute(async (trx) => {
       const changed: ComRecordChange[] = []
       for (const ids of batches(recordIds)) {
         const rows = await trx
-          .selectFrom('comlog_record')
-          .select(['record_id', 'missed', 'acknowledged'])
-          .where('login_name', '=', loginName)
-          .where('record_id', 'in', ids)
-          .where('acknowledged', '!=', flag)
-          .execute()
-        if (rows.length === 0) continue
-        await trx
           .updateTable('comlog_record')
           .set({ acknowledged: flag })
           .where('login_name', '=', loginName)
-          .where(
-            'record_id',
-            'in',
-            rows.map((row) => row.record_id),
-          )
+          .where('record_id', 'in', ids)
+          .where('acknowledged', '!=', flag)
+          .returning(['record_id', 'missed'])
           .execute()
-        changed.push(...rows.map(change))
+        changed.push(...rows.map((row) => change({ ...row, acknowledged: 1 - flag })))
       }
       return changed
     })
@@ -126,18 +118,25 @@ export class SqlComlogStore implements ComlogStore {
   async deleteMatching(loginName: string, filter: ComRecordFilter): Promise<ComRecordChange[]> {
     return this.#db.transaction().execute(async (trx) => {
       await indexNewRecords(trx)
-      const rows = await matching(trx, loginName, filter)
-        .select(['r.record_id', 'r.missed', 'r.acknowledged'])
-        .execute()
+      const rows = await matching(trx, loginName, filter).select(['r.record_id']).execute()
+      // What this DELETE removed, not what the query found: a record another node deleted meanwhile is told
+      // by that node alone.
+      const deleted: ComRecordChange[] = []
       for (const ids of batches(rows.map((row) => Number(row.record_id)))) {
-        await trx
+        const removed = await trx
           .deleteFrom('comlog_record')
           .where('login_name', '=', loginName)
           .where('record_id', 'in', ids)
+          .returning(['record_id', 'missed', 'acknowledged'])
           .execute()
-        await unindexRecords(trx, loginName, ids)
+        await unindexRecords(
+          trx,
+          loginName,
+          removed.map((row) => Number(row.record_id)),
+        )
+        deleted.push(...removed.map(change))
       }
-      return rows.map(change)
+      return deleted
     })
   }
 

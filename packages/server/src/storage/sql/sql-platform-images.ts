@@ -17,6 +17,7 @@ import type {
 import { portableState } from '../../platform/telephony/restored-state.js'
 import type { CallDatabase, DirectoryDatabase, SnapshotDatabase } from './database.js'
 import { readCallState } from './sql-call-store.js'
+import { isWriteConflict } from './revision.js'
 import { directoryRows } from './sql-directory-store.js'
 
 /**
@@ -58,6 +59,8 @@ const CLOCK_ROW = 'clock_offset_ms'
 const MAX_PARAMETERS = 999
 /** The form of the images this version writes; an image of another form is refused rather than misread. */
 const FORMAT = 1
+/** How many times a restore that met a concurrent change runs again before it fails with it. */
+const RESTORE_ATTEMPTS = 5
 
 // The tables are many and their types are the other stores' business: an image handles rows as rows.
 // biome-ignore lint/suspicious/noExplicitAny: a Kysely over every table, whatever its columns
@@ -95,12 +98,34 @@ export class SqlPlatformImages implements PlatformImageStore {
     return { clockOffsetMs: 0, engine: undefined, tables }
   }
 
+  /**
+   * Makes every table hold the image's rows, in one serializable transaction planned on what it read: a row
+   * another writer inserted after the read (another node creating a user meanwhile: the unique key refuses the
+   * restore's insert) or a concurrent change PostgreSQL cannot order refuses the transaction, which runs again
+   * on what is stored then, at most RESTORE_ATTEMPTS times (docs/cluster.md, "No lost update"). A change
+   * another writer makes after the restore read a row it keeps is ordered after the restore, as if it came
+   * after it.
+   */
   async restore(image: PlatformImage): Promise<RestoredRows> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#restoreOnce(image)
+      } catch (error) {
+        const retried = isWriteConflict(error) || isUniqueViolation(error)
+        if (!retried || attempt === RESTORE_ATTEMPTS) throw error
+      }
+    }
+  }
+
+  async #restoreOnce(image: PlatformImage): Promise<RestoredRows> {
     const tables = image.tables as Tables
     const changed = {} as Record<TableName, string[]>
-    await this.#db.transaction().execute(async (trx) => {
-      for (const table of TABLES) changed[table] = await restoreTable(trx, table, tables[table])
-    })
+    await this.#db
+      .transaction()
+      .setIsolationLevel('serializable')
+      .execute(async (trx) => {
+        for (const table of TABLES) changed[table] = await restoreTable(trx, table, tables[table])
+      })
     return {
       accounts: changed.account,
       settings: changed.directory_setting.length > 0,
@@ -203,6 +228,11 @@ async function restoreTable(
   }
   const written = new Set([...stale.map(keyOf), ...missing.map(keyOf)])
   return [...written]
+}
+
+/** Whether `error` is PostgreSQL refusing an insert whose key another transaction inserted meanwhile. */
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505'
 }
 
 /** Whether two rows hold the same values (numbers as PostgreSQL's bigint strings too, bytes by content). */

@@ -98,25 +98,14 @@ export class SqlVoicemailStore implements VoicemailStore {
 
   async delete(loginName: string, voicemailIds: readonly string[]): Promise<StoredVoiceMessage[]> {
     if (voicemailIds.length === 0) return []
-    return this.db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('voicemail_message')
-        .select(LISTED)
-        .where('login_name', '=', loginName)
-        .where('voicemail_id', 'in', [...voicemailIds])
-        .execute()
-      if (rows.length === 0) return []
-      await trx
-        .deleteFrom('voicemail_message')
-        .where('login_name', '=', loginName)
-        .where(
-          'voicemail_id',
-          'in',
-          rows.map((row) => row.voicemail_id),
-        )
-        .execute()
-      return rows.map(messageOf)
-    })
+    // The messages this DELETE removed: one deleted by another node at the same moment is told by that node alone.
+    const rows = await this.db
+      .deleteFrom('voicemail_message')
+      .where('login_name', '=', loginName)
+      .where('voicemail_id', 'in', [...voicemailIds])
+      .returning(LISTED)
+      .execute()
+    return rows.map(messageOf)
   }
 
   async counters(loginName: string): Promise<MailboxCounters> {
