@@ -116,6 +116,15 @@ export interface DirectoryStore {
   /** Replaces the whole directory in one transaction; answers the revision of each account. */
   replace(snapshot: DirectorySnapshot): Promise<ReadonlyMap<string, Revision>>
   /**
+   * Replaces the whole directory as `replace` does while the accounts stored are exactly those of `basedOn`,
+   * each at its revision there (an import planned on them); undefined, writing nothing, when any was changed,
+   * created or deleted since.
+   */
+  replaceIfUnchanged(
+    snapshot: DirectorySnapshot,
+    basedOn: ReadonlyMap<string, Revision>,
+  ): Promise<ReadonlyMap<string, Revision> | undefined>
+  /**
    * Writes one change in one transaction when every account it touches still has the revision it was planned
    * on (or is still absent); writes nothing otherwise, naming the accounts that moved on.
    */

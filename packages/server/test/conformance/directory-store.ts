@@ -519,6 +519,46 @@ export function directoryStoreConformance(
       }
     })
 
+    it('replaces the directory over the revisions it was planned on, and answers the new ones', async () => {
+      const revisions = await store.replace(SNAPSHOT)
+      const second: DirectorySnapshot = {
+        sourceDigest: 'sha256:second',
+        settings: OTHER_SETTINGS,
+        accounts: [CAROL, ALICE],
+      }
+
+      const written = await store.replaceIfUnchanged(second, revisions)
+
+      expect(contentOf(await store.load())).toStrictEqual({ ...second, accounts: [ALICE, CAROL] })
+      expect((await store.load())?.revisions).toStrictEqual(written)
+    })
+
+    it('replaces nothing when an account was changed, created or deleted since the revisions given', async () => {
+      for (const meanwhile of [
+        () => save(store, { ...ALICE, preferences: { guiLanguage: 'fr' } }),
+        () => save(store, CAROL),
+        () => remove(store, 'bob'),
+      ]) {
+        const revisions = await store.replace(SNAPSHOT)
+        await meanwhile()
+        const before = await store.load()
+
+        const written = await store.replaceIfUnchanged(
+          { sourceDigest: 'sha256:second', settings: OTHER_SETTINGS, accounts: [CAROL] },
+          revisions,
+        )
+
+        expect(written).toBeUndefined()
+        expect(await store.load()).toStrictEqual(before)
+      }
+    })
+
+    it('replaces over an empty map only a store that holds no account', async () => {
+      expect(await store.replaceIfUnchanged(SNAPSHOT, new Map())).toBeDefined()
+      expect(await store.replaceIfUnchanged(SNAPSHOT, new Map())).toBeUndefined()
+      expect(contentOf(await store.load())).toStrictEqual(LOADED_SNAPSHOT)
+    })
+
     it('keeps the directory across closing and reopening', async (context) => {
       if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
       await store.replace(SNAPSHOT)

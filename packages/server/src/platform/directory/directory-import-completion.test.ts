@@ -11,7 +11,7 @@ import { PasswordHasher } from '../auth/password-hasher.js'
 import type { Clock, DirectorySnapshot, PlatformEvent } from '../ports.js'
 import type { UserAccount } from './account.js'
 import { Directory } from './directory.js'
-import { planImport } from './directory-import.js'
+import { importDirectory, planImport } from './directory-import.js'
 import { type DirectoryImport, ImportAbandonedError } from './imported-passwords.js'
 
 const clock: Clock = {
@@ -99,7 +99,7 @@ describe('a directory started from an import', () => {
   })
 
   it('stores the whole import with every password hashed, once, when completed', async () => {
-    const replace = vi.spyOn(store, 'replace')
+    const replace = vi.spyOn(store, 'replaceIfUnchanged')
     await Promise.all([directory.completeImport(), directory.completeImport()])
     await directory.completeImport()
     expect(replace).toHaveBeenCalledTimes(1)
@@ -143,7 +143,7 @@ describe('a directory started from an import', () => {
 
   it('refuses every change when the import could not be stored, changing nothing', async () => {
     const failure = new Error('disk full')
-    vi.spyOn(store, 'replace').mockRejectedValue(failure)
+    vi.spyOn(store, 'replaceIfUnchanged').mockRejectedValue(failure)
     await expect(directory.completeImport()).rejects.toBe(failure)
     await expect(directory.updatePreferences(alice(), { guiLanguage: 'en' })).rejects.toBe(failure)
     expect(alice().preferences).toEqual({})
@@ -182,5 +182,45 @@ describe('a directory stopping before its import is stored', () => {
     await directory.abandonImport()
     await directory.updatePreferences(alice(), { guiLanguage: 'en' })
     expect(alice().preferences).toEqual({ guiLanguage: 'en' })
+  })
+})
+
+describe('Directory.completeImport while another node changes the directory (docs/cluster.md, "No lost update")', () => {
+  it('keeps the preferences and the password another node changed while this one hashed the file', async () => {
+    const first = await importDirectory(testDocument(), 'digest-1', undefined, hasher)
+    await store.replace(first)
+    const document = testDocument()
+    document.company.name = 'Renamed Corp'
+    // This node starts with a new file, planned on the directory as stored; another node serves meanwhile.
+    const source = planImport(document, 'digest-2', await stored())
+    const node = new Directory(store, source, hasher, clock, { publish: () => {} })
+    const other = new Directory(store, await stored(), hasher, clock, { publish: () => {} })
+    await other.updatePreferences(other.findUser('alice') as UserAccount, { guiLanguage: 'fr' })
+    await other.changePassword('bob', 'demo-bob', 'bob-changed-it')
+
+    await node.completeImport()
+
+    const after = await stored()
+    expect(after.settings.companyName).toBe('Renamed Corp')
+    expect(storedAccount(after, 'alice')?.preferences).toStrictEqual({ guiLanguage: 'fr' })
+    expect(await node.verifyPassword('bob', 'bob-changed-it')).toBeDefined()
+    expect(await node.verifyPassword('bob', 'demo-bob')).toBeUndefined()
+    expect(node.findUser('alice')?.preferences).toStrictEqual({ guiLanguage: 'fr' })
+  })
+
+  it('stores an import planned on an empty store over nothing another node stored meanwhile', async () => {
+    const mine = imported()
+    const theirs = await importDirectory(testDocument(), 'digest-1', undefined, hasher)
+    const node = new Directory(store, mine, hasher, clock, { publish: () => {} })
+    // Another node, started with the same file, stored it first; a user then changed a preference there.
+    const revisions = await store.replace(theirs)
+    const other = new Directory(store, { ...theirs, revisions }, hasher, clock, {
+      publish: () => {},
+    })
+    await other.updatePreferences(other.findUser('alice') as UserAccount, { guiLanguage: 'fr' })
+
+    await node.completeImport()
+
+    expect(storedAccount(await stored(), 'alice')?.preferences).toStrictEqual({ guiLanguage: 'fr' })
   })
 })

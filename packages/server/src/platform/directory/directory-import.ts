@@ -5,7 +5,7 @@
  */
 import type { User, UserPreferences } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
-import type { DirectorySnapshot } from '../ports.js'
+import type { DirectorySnapshot, Revision, StoredDirectory } from '../ports.js'
 import type {
   AdministratorRecord,
   DirectorySettings,
@@ -88,9 +88,41 @@ export function planImport(
       preferences: earlier?.preferences ?? ({} satisfies UserPreferences),
     }
   })
+  const stored = previous as Partial<StoredDirectory> | undefined
   return {
     snapshot: { sourceDigest, settings, accounts: [...users, ...administrators] },
     passwords,
+    ...((previous === undefined || stored?.revisions !== undefined) && {
+      basedOn: stored?.revisions ?? new Map<string, Revision>(),
+    }),
+  }
+}
+
+/**
+ * `snapshot`, an import planned on an earlier state of the store, merged again with `stored`, what the store
+ * holds now: what users changed through the API since (their preferences, a password they changed) survives
+ * the import, as planImport keeps what they changed before it.
+ */
+export function rebaseImport(
+  snapshot: DirectorySnapshot,
+  stored: DirectorySnapshot | undefined,
+): DirectorySnapshot {
+  const now = new Map<string, StoredAccount>()
+  for (const account of stored?.accounts ?? []) now.set(accountKey(account), account)
+  return {
+    ...snapshot,
+    accounts: snapshot.accounts.map((account): StoredAccount => {
+      const current = now.get(accountKey(account))
+      if (current === undefined) return account
+      const changedPassword =
+        current.passwordChangedAt === undefined
+          ? {}
+          : withoutUndefined({
+              passwordHash: current.passwordHash,
+              passwordChangedAt: current.passwordChangedAt,
+            })
+      return { ...account, ...changedPassword, preferences: current.preferences }
+    }),
   }
 }
 

@@ -35,6 +35,7 @@ import type { DirectorySettings, StoredAccount, UserAccount } from './account.js
 import { AccountChanges, SETTABLE_CLIR_MODES } from './account-changes.js'
 import type { DirectoryChange } from './directory-change.js'
 import type { DirectoryDevice } from './directory-file-schema.js'
+import { rebaseImport } from './directory-import.js'
 import { DirectoryProvisioning } from './directory-provisioning.js'
 import {
   type DirectoryImport,
@@ -337,11 +338,11 @@ export class Directory {
     if (importing === undefined) return Promise.resolve()
     if (this.importCompleted === undefined) {
       const stored = this.enqueue(async () => {
-        const snapshot = withPasswordHashes(
+        const hashed = withPasswordHashes(
           importing.imported.snapshot,
           await importing.passwords.all(),
         )
-        const revisions = await this.store.replace(snapshot)
+        const { snapshot, revisions } = await this.storeImport(hashed, importing.imported.basedOn)
         for (const account of snapshot.accounts)
           this.index(account, revisions.get(account.loginName))
         this.importing = undefined
@@ -351,6 +352,33 @@ export class Directory {
       this.importCompleted = stored.then(() => this.notices?.announce('directory', EVERY_KEY))
     }
     return this.importCompleted
+  }
+
+  /**
+   * Stores an import over the accounts it was planned on; while another node changed them meanwhile (a user's
+   * preferences or password while this node hashed the file's passwords), merges it again with what is stored
+   * (rebaseImport) and stores that, so that the import undoes nothing users changed. Unconditional when the
+   * import says nothing of what it was planned on.
+   */
+  private async storeImport(
+    hashed: DirectorySnapshot,
+    basedOn: ReadonlyMap<string, Revision> | undefined,
+  ): Promise<{ snapshot: DirectorySnapshot; revisions: ReadonlyMap<string, Revision> }> {
+    if (basedOn === undefined)
+      return { snapshot: hashed, revisions: await this.store.replace(hashed) }
+    let snapshot = hashed
+    let base = basedOn
+    for (let attempt = 1; ; attempt += 1) {
+      const revisions = await this.store.replaceIfUnchanged(snapshot, base)
+      if (revisions !== undefined) return { snapshot, revisions }
+      if (attempt === MAX_COMMIT_ATTEMPTS)
+        throw new Error(
+          'The directory kept changing while the directory file was imported: not stored',
+        )
+      const stored = await this.store.load()
+      snapshot = rebaseImport(hashed, stored)
+      base = stored?.revisions ?? new Map()
+    }
   }
 
   /**

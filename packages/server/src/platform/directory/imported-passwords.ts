@@ -5,7 +5,7 @@
  * starts when first wanted (the account's login) or when the import is completed, whichever comes first.
  */
 import type { PasswordHasher } from '../auth/password-hasher.js'
-import type { DirectorySnapshot } from '../ports.js'
+import type { DirectorySnapshot, Revision } from '../ports.js'
 
 /** A password of the directory file still to hash, with the account's earlier hash that may verify it. */
 export interface PasswordToHash {
@@ -20,6 +20,12 @@ export interface DirectoryImport {
   /** Accounts whose password is in `passwords` have no passwordHash yet. */
   snapshot: DirectorySnapshot
   passwords: readonly PasswordToHash[]
+  /**
+   * The revisions of the accounts stored when the import was planned (empty: none was stored): the import is
+   * stored only over those, and merged again with what is stored when another node changed them meanwhile
+   * (docs/cluster.md, "No lost update"). Undefined: stored over whatever is there.
+   */
+  basedOn?: ReadonlyMap<string, Revision>
 }
 
 /** Why {@link ImportedPasswords.all} gave up: the service is stopping. */

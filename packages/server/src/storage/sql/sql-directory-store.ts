@@ -60,22 +60,38 @@ export class SqlDirectoryStore implements DirectoryStore {
   /** Deletes every account, inserts the snapshot's in batches and upserts the settings, atomically. */
   async replace(snapshot: DirectorySnapshot): Promise<ReadonlyMap<string, Revision>> {
     const { accounts: rows, settings } = directoryRows(snapshot, new Date().toISOString())
-    await this.#db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('account').execute()
-      for (let start = 0; start < rows.length; start += INSERT_BATCH_SIZE) {
-        await trx
-          .insertInto('account')
-          .values(rows.slice(start, start + INSERT_BATCH_SIZE))
-          .execute()
-      }
-      await trx
-        .insertInto('directory_setting')
-        .values(settings)
-        .onConflict((oc) =>
-          oc.column('name').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
-        )
-        .execute()
-    })
+    await this.#db.transaction().execute((trx) => replaceRows(trx, rows, settings))
+    return new Map(rows.map((row) => [row.login_name, row.revision ?? '']))
+  }
+
+  /**
+   * Replaces as `replace` does in a serializable transaction that first reads every account's revision and
+   * compares them with `basedOn`: an account written meanwhile, or one PostgreSQL sees written at the same
+   * moment (a serialization failure, or the unique key refusing an insert), writes nothing.
+   */
+  async replaceIfUnchanged(
+    snapshot: DirectorySnapshot,
+    basedOn: ReadonlyMap<string, Revision>,
+  ): Promise<ReadonlyMap<string, Revision> | undefined> {
+    const { accounts: rows, settings } = directoryRows(snapshot, new Date().toISOString())
+    try {
+      await this.#db
+        .transaction()
+        .setIsolationLevel('serializable')
+        .execute(async (trx) => {
+          const stored = await trx.selectFrom('account').select(['login_name', 'revision']).execute()
+          const unchanged =
+            stored.length === basedOn.size &&
+            stored.every((row) => basedOn.get(row.login_name) === row.revision)
+          if (!unchanged) throw new StaleWriteError(['*'])
+          await replaceRows(trx, rows, settings)
+        })
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code
+      if (error instanceof StaleWriteError || isWriteConflict(error) || code === '23505')
+        return undefined
+      throw error
+    }
     return new Map(rows.map((row) => [row.login_name, row.revision ?? '']))
   }
 
@@ -136,6 +152,27 @@ export function directoryRows(
       { name: 'source_digest', value: JSON.stringify(snapshot.sourceDigest) },
     ],
   }
+}
+
+/** Deletes every account, inserts `rows` in batches and upserts the settings, in the caller's transaction. */
+async function replaceRows(
+  trx: Transaction<DirectoryDatabase>,
+  rows: readonly Insertable<AccountTable>[],
+  settings: readonly Insertable<DirectorySettingTable>[],
+): Promise<void> {
+  await trx.deleteFrom('account').execute()
+  for (let start = 0; start < rows.length; start += INSERT_BATCH_SIZE)
+    await trx
+      .insertInto('account')
+      .values(rows.slice(start, start + INSERT_BATCH_SIZE))
+      .execute()
+  await trx
+    .insertInto('directory_setting')
+    .values(settings)
+    .onConflict((oc) =>
+      oc.column('name').doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+    )
+    .execute()
 }
 
 /** Deletes the account while it has the revision the change was planned on. */
