@@ -46,6 +46,18 @@ function frameworkErrorBody(error: FastifyError): [RestErrorInfo, number] {
   }
 }
 
+/** Marks a connection whose request the gateway refuses, its answer under way: clientError adds none. */
+const REFUSING = Symbol('openness.refusing')
+
+/** Says that the gateway refuses the request on `socket` and answers it (request-hygiene.ts). */
+export function markRefusing(socket: Duplex): void {
+  ;(socket as Duplex & { [REFUSING]?: true })[REFUSING] = true
+}
+
+function isRefusing(socket: Duplex): boolean {
+  return (socket as Duplex & { [REFUSING]?: true })[REFUSING] === true
+}
+
 /**
  * A server's `clientError`: answers what Node's parser refused with a RestErrorInfo and closes the connection
  * (its next bytes cannot be trusted); a connection already reset or not writable is only destroyed.
@@ -59,10 +71,11 @@ export function answerClientError(
     return
   }
   // The response Node is writing on this connection, if any (what its own clientError default looks at): once
-  // its head is on the wire, a request was handed to a route and answered (a Transfer-Encoding the parser refuses
-  // only after the headers, request-hygiene.ts): a second answer would be one too many. Close after it.
+  // its head is on the wire, or when the gateway took the request to refuse it (a Transfer-Encoding the parser
+  // refuses only after the headers: request-hygiene.ts, whose answer may come a few hooks later), that response
+  // is the request's one answer: a second would be one too many. Close after it.
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-  if (inFlight?.headersSent) {
+  if (inFlight != null && (inFlight.headersSent || isRefusing(socket))) {
     if (inFlight.writableFinished) socket.end()
     else inFlight.once('finish', () => socket.end())
     return

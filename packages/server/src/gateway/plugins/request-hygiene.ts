@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { markRefusing } from '../early-errors.js'
 import { RestError } from '../rest-error.js'
 
 /** Whether the raw header list (name, value, name, value...) names `Host` more than once. */
@@ -41,7 +42,8 @@ export const requestHygiene = fp(
       // RFC 9112, 6.3: chunked not the final coding: the body cannot be framed; 400, then close. Node's parser
       // hands such a request over and only then raises clientError (gateway/early-errors.ts answers nothing more).
       const transferEncoding = request.headers['transfer-encoding']
-      if (hasUnframedBody(transferEncoding))
+      if (hasUnframedBody(transferEncoding)) {
+        markRefusing(request.raw.socket)
         return done(
           new RestError(
             'BAD_PARAMETER',
@@ -50,6 +52,7 @@ export const requestHygiene = fp(
             CLOSE,
           ),
         )
+      }
       done()
     })
   },
