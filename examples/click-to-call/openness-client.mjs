@@ -1,9 +1,16 @@
 // A small client of the Openness REST API over Node's own modules: a session (logged in over HTTPS, the
 // service's certificate as the only trusted authority, kept alive on a timer) and its event channel (the
 // plain-HTTP polling URL of a subscription, read as the vendor's SDKs read it: one JSON event per line).
+import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
+
+/** How many times a request that changes something is sent before its failure is told, and the pause between. */
+const RETRIES = 3
+const RETRY_PAUSE_MS = 500
+
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A failure the example explains in words: its message is printed as is. */
 export class ExampleError extends Error {}
@@ -163,20 +170,36 @@ export class Session {
     )
   }
 
-  /** A request to the API under the session's base URL (`privateBaseUrl`), failing unless `expected`. */
+  /**
+   * A request to the API under the session's base URL (`privateBaseUrl`), failing unless `expected`. A request
+   * that changes something carries an Idempotency-Key of its own, so that it can be sent again safely when no
+   * answer came (the connection cut, a node of a cluster gone) or the service answered 409 (the first try still
+   * running): it runs once, and the retry gets its answer (docs/idempotency.md).
+   */
   async request(method, path, body, ...expected) {
-    const answer = await send(`${this.info.privateBaseUrl}${path}`, {
-      method,
-      body,
-      agent: this.options.agent,
-      caFile: this.options.caFile,
-      headers: { cookie: this.#cookie },
-    })
-    return expectStatus(
-      `${this.login}: ${method} ${path}`,
-      answer,
-      ...(expected.length ? expected : [200]),
-    )
+    const key = method === 'GET' || method === 'HEAD' ? undefined : randomUUID()
+    const what = `${this.login}: ${method} ${path}`
+    for (let attempt = 1; ; attempt += 1) {
+      let answer
+      try {
+        answer = await send(`${this.info.privateBaseUrl}${path}`, {
+          method,
+          body,
+          agent: this.options.agent,
+          caFile: this.options.caFile,
+          headers: { cookie: this.#cookie, ...(key && { 'idempotency-key': key }) },
+        })
+      } catch (error) {
+        if (key === undefined || attempt === RETRIES) throw error
+        await pause(RETRY_PAUSE_MS)
+        continue
+      }
+      if (answer.status === 409 && key !== undefined && attempt < RETRIES) {
+        await pause(1000 * Number(answer.headers['retry-after'] ?? 1))
+        continue
+      }
+      return expectStatus(what, answer, ...(expected.length ? expected : [200]))
+    }
   }
 
   /** Subscribes to the packages named and opens the subscription's channel (resolves once it started). */

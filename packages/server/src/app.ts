@@ -14,6 +14,7 @@ import {
 } from './gateway/lazy-schema-compilers.js'
 import type { GatewayPlatform } from './gateway/platform.js'
 import { errorHandler } from './gateway/plugins/error-handler.js'
+import { idempotency } from './gateway/plugins/idempotency.js'
 import { journalRecorder } from './gateway/plugins/journal-recorder.js'
 import { jsonBody } from './gateway/plugins/json-body.js'
 import { openApi } from './gateway/plugins/openapi.js'
@@ -82,6 +83,8 @@ export async function buildApp(
   // Before the session: a request refused NOT_READY does not restart its session's timer.
   await app.register(readinessCheck)
   await app.register(sessionResolver)
+  // After the session (a key is the session's), before every route of the API (onRoute).
+  await app.register(idempotency, app.platform.idempotency)
   if (options.openApi ?? true) await app.register(openApi, { version: platform.product.version })
 
   await app.register(healthRoutes)

@@ -44,6 +44,8 @@ export interface ServiceConfig {
   sessionTtl: number
   /** How long a verified password spares the next login a full verification, seconds; 0: never. */
   passwordCacheTtl: number
+  /** How long the outcome of a request sent with an Idempotency-Key is answered again, seconds. */
+  idempotencyRetention: number
   dataDir: string
   directoryFile: string
   databaseUrl?: string
@@ -187,6 +189,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       0,
       86_400,
     ),
+    idempotencyRetention: integer('IDEMPOTENCY_RETENTION', 86_400, 60, 604_800),
     dataDir: text('DATA_DIR') ?? './data',
     directoryFile: text('DIRECTORY_FILE') ?? DEMO_DIRECTORY_FILE,
     logLevel: (text('LOG_LEVEL') ?? 'info') as LogLevel,

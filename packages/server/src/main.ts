@@ -180,6 +180,7 @@ async function main(): Promise<void> {
     sessionTtlSeconds: config.sessionTtl,
     sessionCookieNames: config.sessionCookieNames,
     passwordCacheTtlSeconds: config.passwordCacheTtl,
+    idempotencyRetentionSeconds: config.idempotencyRetention,
     comlogRecording: config.comlogRecording,
     onBackgroundError: (error, what) => logger.error({ err: error }, what),
     maxVoiceMessageSeconds: config.voicemailMaxMessageSeconds,

@@ -106,6 +106,14 @@ export const PRODUCT = {
   version: '0.1.0',
 }
 
+/**
+ * How long a request sent with an Idempotency-Key holds its key without renewing it (it renews every third of
+ * it while it runs): a retry after its node died takes the key over once it lapsed (docs/idempotency.md).
+ */
+export const IDEMPOTENCY_LEASE_MS = 6_000
+/** How long the outcome of a request sent with an Idempotency-Key is answered again by default: a day. */
+export const DEFAULT_IDEMPOTENCY_RETENTION_SECONDS = 86_400
+
 /** Webhook delivery (docs/subscriptions.md, "Webhook delivery"). */
 export interface WebhookOptions {
   /** WEBHOOK_ALLOWED_HOSTS: hosts, addresses, CIDR blocks or `*`; loopback only by default. */
@@ -142,6 +150,11 @@ export interface PlatformOptions {
    * (default 600; 0: every login verifies). platform/auth/verified-passwords.ts.
    */
   passwordCacheTtlSeconds?: number
+  /**
+   * How long the outcome of a request sent with an Idempotency-Key is answered again to its retries, seconds
+   * (default a day: docs/idempotency.md).
+   */
+  idempotencyRetentionSeconds?: number
   /** Authentication throttling; tests use small numbers. */
   throttlePolicies?: ThrottlePolicies
   /** Overrides of the session timing derived from the time-to-live. */
@@ -281,6 +294,11 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       sessionTiming,
       throttle,
       onError: reportError,
+      idempotency: {
+        leaseMs: IDEMPOTENCY_LEASE_MS,
+        retentionMs:
+          (options.idempotencyRetentionSeconds ?? DEFAULT_IDEMPOTENCY_RETENTION_SECONDS) * 1000,
+      },
       ...(options.queueCapacity !== undefined && { queueCapacity: options.queueCapacity }),
     }
     shared = options.cluster
@@ -524,6 +542,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       metrics,
       urls,
       cookies: new SessionCookies(options.sessionCookieNames),
+      idempotency: { store: shared.idempotency, renewEveryMs: IDEMPOTENCY_LEASE_MS / 3 },
       services: new ServiceCatalog(),
       product: PRODUCT,
       journal,

@@ -25,11 +25,13 @@ export const SAME_ORIGIN_SERVERS = [
  * undefined); the titled schemas become named components; the shared schemas added with an `$id`
  * (RestErrorInfo: error-responses.ts) are named after it, not `def-0`, `def-1`...; the HEAD twins that Fastify
  * gives GET routes stay out of the document (they are still served), a route declared for HEAD itself showing
- * with `config.swagger.exposeHeadRoute`.
+ * with `config.swagger.exposeHeadRoute`; `headersOf` names the request headers a route takes that its schema
+ * does not (the Idempotency-Key of the API's unsafe methods).
  */
 export function generatorFriendly(
   basePath: string,
   securityOf: (route: RouteOptions) => Security | undefined,
+  headersOf: (route: RouteOptions) => Record<string, unknown> | undefined = () => undefined,
 ): Pick<
   FastifyDynamicSwaggerOptions,
   'exposeHeadRoutes' | 'refResolver' | 'transform' | 'transformObject'
@@ -43,11 +45,14 @@ export function generatorFriendly(
     transform: ({ schema, url, route }) => {
       if (schema === undefined || schema.hide === true) return { schema, url }
       const security = schema.security ?? securityOf(route)
+      // Headers the gateway reads itself (plugins/idempotency.ts), documented though no schema checks them.
+      const headers = schema.headers ?? headersOf(route)
       return {
         schema: {
           ...schema,
           operationId: operationIdOf(String(route.method), url, basePath, schema.operationId),
           ...(security !== undefined && { security }),
+          ...(headers !== undefined && { headers }),
         },
         url,
       }

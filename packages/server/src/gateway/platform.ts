@@ -20,6 +20,7 @@ import type { SystemStatusService } from '../platform/system/system-status-servi
 import type { Telephony } from '../platform/telephony/telephony.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import type { SessionCookies } from './cookies.js'
+import type { IdempotencyOptions } from './plugins/idempotency.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
 /** The configured base URLs; when absent, the URL the request came on is used. */
@@ -71,6 +72,8 @@ export interface GatewayPlatform {
   urls: BaseUrlConfig
   /** The accepted names of the session cookie (SESSION_COOKIE_NAMES). */
   cookies: SessionCookies
+  /** Where requests sent with an Idempotency-Key are kept, and how often a running one renews its claim. */
+  idempotency: IdempotencyOptions
   services: ServiceCatalog
   product: { name: string; type: string; version: string }
   /** What the API, the delivery and the control plane did (docs/journal.md); off with JOURNAL_SIZE=0. */

@@ -10,6 +10,7 @@ import type { LoginAttemptStores, ThrottlePolicies } from '../platform/auth/auth
 import type {
   ChangeNotices,
   Clock,
+  IdempotencyStore,
   LicenseStore,
   PlatformHealthStore,
   SearchContextStore,
@@ -21,6 +22,10 @@ import type {
 import { CachedSessionStore } from '../platform/sessions/cached-session-store.js'
 import type { SessionStoreTiming } from '../platform/sessions/session-record.js'
 import { MemoryChangeNotices } from './memory/memory-change-notices.js'
+import {
+  type IdempotencyTiming,
+  MemoryIdempotencyStore,
+} from './memory/memory-idempotency-store.js'
 import { MemoryLicenseStore } from './memory/memory-license-store.js'
 import { MemoryLoginAttemptStore } from './memory/memory-login-attempt-store.js'
 import { MemoryPlatformHealthStore } from './memory/memory-platform-health.js'
@@ -30,6 +35,7 @@ import { MemorySubscriptionStore } from './memory/memory-subscription-store.js'
 import { MemorySupervisionStore } from './memory/memory-supervision-store.js'
 import { RedisChangeNotices } from './redis/redis-change-notices.js'
 import { connectRedis, type RedisTarget } from './redis/redis-client.js'
+import { RedisIdempotencyStore } from './redis/redis-idempotency-store.js'
 import { RedisLicenseStore } from './redis/redis-license-store.js'
 import { RedisLoginAttemptStore } from './redis/redis-login-attempt-store.js'
 import { RedisPlatformHealthStore } from './redis/redis-platform-health-store.js'
@@ -48,6 +54,8 @@ export interface SharedStateSettings {
   queueCapacity?: number
   /** Told of failures no request waits for (a change notice that could not be sent). */
   onError: (error: unknown, what: string) => void
+  /** How long requests sent with an Idempotency-Key are held and kept (docs/idempotency.md). */
+  idempotency: IdempotencyTiming
 }
 
 /** The shared state's stores, and how to check and close what they stand on. */
@@ -59,6 +67,8 @@ export interface SharedState {
   searchContexts: SearchContextStore
   platformHealth: PlatformHealthStore
   subscriptions: SubscriptionStore
+  /** The requests sent with an Idempotency-Key, and how they ended (docs/idempotency.md). */
+  idempotency: IdempotencyStore
   /** The subscriptions' event logs every node reads (Redis Streams); absent alone, where queues are in-process. */
   eventLog?: SubscriptionEventLog
   /** How nodes tell each other what durable state they changed (a node alone tells nobody). */
@@ -84,6 +94,7 @@ export function memorySharedState(settings: SharedStateSettings): SharedState {
     searchContexts: new MemorySearchContextStore(),
     platformHealth: new MemoryPlatformHealthStore(),
     subscriptions: new MemorySubscriptionStore(),
+    idempotency: new MemoryIdempotencyStore(settings.idempotency),
     notices,
     checks: [],
     close: () => notices.close(),
@@ -116,6 +127,7 @@ export async function redisSharedState(
     searchContexts: new RedisSearchContextStore(redis, settings.clock),
     platformHealth: new RedisPlatformHealthStore(redis),
     subscriptions: new RedisSubscriptionStore(redis),
+    idempotency: new RedisIdempotencyStore(redis, settings.idempotency),
     notices,
     // On `redis` itself: the engine's change feed sends its entries on this log's connection
     // (cluster-engine-adapters.ts), so that a batch's appends follow its entry on one connection.

@@ -79,14 +79,22 @@ describe('GET /openapi.json', () => {
       'GET /api/rest/1.0/logins/{loginName}',
     ]
     for (const operation of expected) expect(labels).toContain(operation)
+    // An operation that is not safe also answers 409 and 422 to a request sent with an Idempotency-Key.
     const deleteSessions = document.paths['/api/rest/1.0/sessions']?.['delete']
     expect(Object.keys(deleteSessions?.responses ?? {}).sort()).toEqual([
       '204',
       '400',
       '403',
+      '409',
+      '422',
       '500',
       '503',
     ])
+    expect(deleteSessions?.parameters).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: false }),
+    )
+    const getSessions = document.paths['/api/rest/1.0/sessions']?.['get']
+    expect(Object.keys(getSessions?.responses ?? {})).not.toContain('409')
   })
 
   it('serves the reference UI', async () => {

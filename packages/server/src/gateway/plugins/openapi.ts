@@ -10,6 +10,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { API_PATH } from '../base-urls.js'
 import { generatorFriendly, SAME_ORIGIN_SERVERS, type Security } from '../openapi-shaping.js'
+import { IDEMPOTENCY_KEY_HEADERS, takesKeys } from './idempotency.js'
 import { sessionRequirementOf } from './session-resolver.js'
 
 /** Where the description and its UI are served. */
@@ -55,7 +56,9 @@ export const openApi = fp(
         },
       },
       hideUntagged: true,
-      ...generatorFriendly(API_PATH, securityOf),
+      ...generatorFriendly(API_PATH, securityOf, (route) =>
+        takesKeys(route) ? IDEMPOTENCY_KEY_HEADERS : undefined,
+      ),
     })
     await app.register(swaggerUi, { routePrefix: DOCS_PATH })
     app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger())

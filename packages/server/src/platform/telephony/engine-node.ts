@@ -162,17 +162,17 @@ export class EngineNode implements Telephony {
     return this.#role !== 'catching-up'
   }
 
-  execute(command: EngineCommand): Promise<CommandResult> {
+  execute(command: EngineCommand, requestId?: string): Promise<CommandResult> {
     const engine = this.#engine
     if (engine === undefined)
-      return this.#forward({ kind: 'command', command }).then((answer) => answer.result)
+      return this.#forward({ kind: 'command', command }, requestId).then((answer) => answer.result)
     // One node: the engine's own promise, nothing more (docs/cluster.md: the embedded mode pays nothing).
-    if (this.#options.replication === undefined) return engine.execute(command)
-    return engine.execute(command).catch((error: unknown) => {
+    if (this.#options.replication === undefined) return engine.execute(command, requestId)
+    return engine.execute(command, requestId).catch((error: unknown) => {
       // The term ended under the command's batch, which the fence refused: nothing of it was stored, and the
       // next owner runs it.
       if (!(error instanceof EngineFencedError)) throw error
-      return this.#forward({ kind: 'command', command }).then((answer) => answer.result)
+      return this.#forward({ kind: 'command', command }, requestId).then((answer) => answer.result)
     })
   }
 
@@ -353,10 +353,13 @@ export class EngineNode implements Telephony {
     }
   }
 
-  /** Hands the request to the owner; resolves once this node's replica shows its batch. */
-  #forward(request: EngineRequest): Promise<EngineAnswer> {
+  /**
+   * Hands the request to the owner under `requestId` (a new one when none is given); resolves once this node's
+   * replica shows its batch.
+   */
+  #forward(request: EngineRequest, requestId: string = randomUUID()): Promise<EngineAnswer> {
     if (this.#isStopping) return Promise.reject(new Error('The call engine is stopped'))
-    const forwarded = this.#options.queue.submit(randomUUID(), request).then(async (answer) => {
+    const forwarded = this.#options.queue.submit(requestId, request).then(async (answer) => {
       await this.#caughtUpTo(answer.batch)
       return answer
     })

@@ -250,6 +250,12 @@ export class TelephonyService implements Telephony {
    */
   execute(command: EngineCommand, requestId?: string): Promise<CommandResult> {
     if (this.#stopped) return Promise.reject(stoppedError())
+    // A request already run under this id (a client's retry with its Idempotency-Key, a forwarded request taken
+    // again): its answer once its batch is stored, not a second run (docs/idempotency.md).
+    if (requestId !== undefined && this.#head.answered !== undefined) {
+      const done = this.#head.answered.find((answered) => answered.requestId === requestId)
+      if (done !== undefined) return this.#answerAgain(command, requestId)
+    }
     const ended = this.#metrics.engineCommandStarted(command.type)
     const now = this.#clock.now()
     let result: EngineResult
@@ -309,6 +315,17 @@ export class TelephonyService implements Telephony {
   /** Resolves once every command asked so far (timers' included) is stored and published, or failed. */
   async idle(): Promise<void> {
     while (this.#flushing !== undefined) await this.#flushing
+  }
+
+  /**
+   * The answer of a request the head remembers as run: once the batches under way are stored, the call it made
+   * as the stored state remembers it; run anew when its batch was not stored after all (the store refused it).
+   */
+  async #answerAgain(command: EngineCommand, requestId: string): Promise<CommandResult> {
+    await this.idle()
+    const done = this.#state.answered?.find((answered) => answered.requestId === requestId)
+    if (done === undefined) return this.execute(command, requestId)
+    return { ...(done.callRef !== undefined && { callRef: done.callRef }), events: [] }
   }
 
   /** Stops running timers and accepting commands; resolves once the commands already run are done. */

@@ -18,9 +18,10 @@ export interface Telephony {
    * Runs the command after those asked before it; resolves once it is stored and its events published, and
    * once this node's state shows its effect. Rejects with the engine's PlatformError (nothing changed), the
    * store's error (nothing changed either), or, on a node that forwards it, EngineRequestTimeoutError when the
-   * engine's owner did not answer in time.
+   * engine's owner did not answer in time. A command given a `requestId` the engine ran already (a client's
+   * retry with its Idempotency-Key, on any node) is answered as it was, not run again (docs/idempotency.md).
    */
-  execute(command: EngineCommand): Promise<CommandResult>
+  execute(command: EngineCommand, requestId?: string): Promise<CommandResult>
   /**
    * Publishes the user's telephonic state as an OnTelephonyState event (POST /telephony/state/snapshot),
    * after the commands asked so far, so that it follows their events on the channel.

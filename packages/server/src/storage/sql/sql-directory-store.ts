@@ -79,7 +79,10 @@ export class SqlDirectoryStore implements DirectoryStore {
         .transaction()
         .setIsolationLevel('serializable')
         .execute(async (trx) => {
-          const stored = await trx.selectFrom('account').select(['login_name', 'revision']).execute()
+          const stored = await trx
+            .selectFrom('account')
+            .select(['login_name', 'revision'])
+            .execute()
           const unchanged =
             stored.length === basedOn.size &&
             stored.every((row) => basedOn.get(row.login_name) === row.revision)

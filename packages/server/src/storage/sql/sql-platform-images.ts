@@ -16,8 +16,8 @@ import type {
 } from '../../platform/ports.js'
 import { portableState } from '../../platform/telephony/restored-state.js'
 import type { CallDatabase, DirectoryDatabase, SnapshotDatabase } from './database.js'
-import { readCallState } from './sql-call-store.js'
 import { isWriteConflict } from './revision.js'
+import { readCallState } from './sql-call-store.js'
 import { directoryRows } from './sql-directory-store.js'
 
 /**

@@ -36,7 +36,11 @@ async function placeCall(
   reply: FastifyReply,
   command: Extract<EngineCommand, { type: 'makeCall' }>,
 ): Promise<FastifyReply> {
-  const { callRef } = await request.server.platform.telephony.execute(command)
+  // Under the Idempotency-Key's id when one was sent: a retry gets the call the first attempt made.
+  const { callRef } = await request.server.platform.telephony.execute(
+    command,
+    request.idempotency?.requestId,
+  )
   if (callRef === undefined) return reply.code(204).send(null)
   const base = request.url.slice(0, request.url.indexOf('/telephony/') + '/telephony'.length)
   return reply.code(201).header('location', `${base}/calls/${callRef}`).send(null)

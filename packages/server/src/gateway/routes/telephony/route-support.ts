@@ -24,11 +24,14 @@ export const DeviceParams = Type.Object({ deviceId: Type.String() })
 /** The empty answer of a command. */
 export const noContent = { 204: Type.Null() }
 
-/** Runs an engine command (its PlatformError answers as RestErrorInfo), then answers 204. */
+/**
+ * Runs an engine command (its PlatformError answers as RestErrorInfo), then answers 204. A request sent with an
+ * Idempotency-Key runs it under the key's id: a retry is answered from the command run, never runs it twice.
+ */
 export async function runCommand(
   reply: FastifyReply,
   command: EngineCommand,
 ): Promise<FastifyReply> {
-  await reply.server.platform.telephony.execute(command)
+  await reply.server.platform.telephony.execute(command, reply.request.idempotency?.requestId)
   return reply.code(204).send(null)
 }
