@@ -33,7 +33,7 @@ import { MemorySearchContextStore } from './memory/memory-search-context-store.j
 import { MemorySessionStore } from './memory/memory-session-store.js'
 import { MemorySubscriptionStore } from './memory/memory-subscription-store.js'
 import { MemorySupervisionStore } from './memory/memory-supervision-store.js'
-import { RedisChangeNotices } from './redis/redis-change-notices.js'
+import { changeAcknowledgementChannel, RedisChangeNotices } from './redis/redis-change-notices.js'
 import { connectRedis, type RedisTarget } from './redis/redis-client.js'
 import { RedisIdempotencyStore } from './redis/redis-idempotency-store.js'
 import { RedisLicenseStore } from './redis/redis-license-store.js'
@@ -127,7 +127,11 @@ export async function redisSharedState(
     searchContexts: new RedisSearchContextStore(redis, settings.clock),
     platformHealth: new RedisPlatformHealthStore(redis),
     subscriptions: new RedisSubscriptionStore(redis),
-    idempotency: new RedisIdempotencyStore(redis, settings.idempotency),
+    // A node's presence is its subscription to its change acknowledgements (redis-change-notices.ts).
+    idempotency: new RedisIdempotencyStore(redis, settings.idempotency, {
+      nodeId,
+      channelPrefix: changeAcknowledgementChannel(redis, ''),
+    }),
     notices,
     // On `redis` itself: the engine's change feed sends its entries on this log's connection
     // (cluster-engine-adapters.ts), so that a batch's appends follow its entry on one connection.

@@ -37,7 +37,9 @@ export class ClusterClient {
   /**
    * Sends the request to the first of `nodes` that answers, as a client behind a load balancer is served:
    * a node that is gone (refused, reset) or answers 503 is skipped for the next, round and round, for at most
-   * `withinMs`. Returns the answer and the node that gave it.
+   * `withinMs`. With an `idempotencyKey`, every attempt carries it (docs/idempotency.md), and a 409 (the first
+   * attempt still held by a node that may have died) is tried again too. Returns the answer and the node that
+   * gave it.
    */
   async sendToAny(
     nodes: () => ClusterNode[],
@@ -45,6 +47,7 @@ export class ClusterClient {
     path: string,
     body?: unknown,
     withinMs = 20_000,
+    idempotencyKey?: string,
   ): Promise<
     Answer & { node: string; retries: number; recoveredInMs: number; failures: string[] }
   > {
@@ -55,27 +58,42 @@ export class ClusterClient {
       const living = nodes()
       const node = living[turn % living.length]
       if (node === undefined) throw new Error('no node left')
-      const answer = await this.send(node, method, path, body).catch((error: Error) => error)
-      if (!isRetryable(answer) || Date.now() > deadline) {
+      const headers: Record<string, string> =
+        idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }
+      const answer = await this.send(node, method, path, body, headers).catch(
+        (error: Error) => error,
+      )
+      const busy =
+        idempotencyKey !== undefined && !(answer instanceof Error) && answer.status === 409
+      if ((!isRetryable(answer) && !busy) || Date.now() > deadline) {
         if (answer instanceof Error) throw answer
         const recoveredInMs = firstFailure === undefined ? 0 : Date.now() - firstFailure
         return { ...answer, node: node.name, retries: failures.length, recoveredInMs, failures }
       }
       firstFailure ??= Date.now()
       failures.push(
-        answer instanceof Error ? `${node.name}: ${answer.message}` : `${node.name}: 503`,
+        answer instanceof Error
+          ? `${node.name}: ${answer.message}`
+          : `${node.name}: ${answer.status}`,
       )
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   }
 
-  /** Sends one request to `node`, the path under /api/rest. */
-  async send(node: ClusterNode, method: string, path: string, body?: unknown): Promise<Answer> {
+  /** Sends one request to `node`, the path under /api/rest, with `headers` besides the session cookie. */
+  async send(
+    node: ClusterNode,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Answer> {
     const response = await fetch(`${node.origin}${API}${path}`, {
       method,
       headers: {
         cookie: this.cookie,
         ...(body !== undefined && { 'content-type': 'application/json' }),
+        ...headers,
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     })
