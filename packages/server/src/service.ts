@@ -306,11 +306,16 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       : memorySharedState(sharedSettings)
     const { licenses } = shared
     const notices = options.changeNotices ?? shared.notices
+    // The events of a change are in the subscriptions' logs before the other nodes hear of it (set once the
+    // delivery is built below; at once in the embedded mode).
+    let eventsDelivered: () => Promise<void> = () => Promise.resolve()
+    const published = () => eventsDelivered()
     const directory = new Directory(store, source, hasher, clock, events, {
       verified,
       notices,
       onReloadFailure: (error, loginName) =>
         reportError(error, `the account ${loginName} was not reloaded`),
+      published,
     })
     const searchIndex = new DirectoryIndex(directory.accounts())
     directory.watch(searchIndex)
@@ -370,6 +375,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
             counts: metrics.delivery,
             ...recorded,
           })
+    if (outlets instanceof LoggedSubscriptionOutlets) eventsDelivered = () => outlets.settled()
     const subscriptions = new SubscriptionManager(
       directory,
       clock,
@@ -403,6 +409,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       store: new SqlRoutingStore(routingTables(db)),
       events,
       notices,
+      clock,
+      published,
       onReloadFailure: (error, loginName) =>
         reportError(error, `the routing of ${loginName} was not reloaded`),
       resolve: (dialed) => telephonyDirectory.resolve(dialed),

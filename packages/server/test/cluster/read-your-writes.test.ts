@@ -6,6 +6,7 @@
  * same moment; the same for routing profiles, and the clock's advances add up.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { openChannel } from '../support/channel-client.js'
 import { ClusterClient } from '../support/cluster-client.js'
 import { CLUSTER_CONTROL_TOKEN, type ClusterNode, TestCluster } from '../support/cluster-nodes.js'
 import { describeWithPostgres } from '../support/postgres.js'
@@ -78,6 +79,17 @@ describeWithPostgres(
           ClusterClient.login(nodes[0] as ClusterNode, 'bob'),
           ClusterClient.login(nodes[1] as ClusterNode, 'bob'),
         ])
+        // Bob's user events, on a channel of the third node: each change's event carries the state it left.
+        const subscribed = await one.send(nodes[2] as ClusterNode, 'POST', '/1.0/subscriptions', {
+          filter: { selectors: [{ names: ['user'] }] },
+          version: '1.0',
+        })
+        expect(subscribed.status).toBe(200)
+        const { subscriptionId } = subscribed.body as { subscriptionId: string }
+        const channel = await openChannel(
+          `${(nodes[2] as ClusterNode).origin}/api/rest/1.0/notifications/${subscriptionId}`,
+        )
+        expect(await channel.next(5_000)).toMatchObject({ eventName: 'OnChannelInformation' })
         const stale: string[] = []
         /** A client writing `field` EACH times, round-robin from node `start`, reading each write back on all. */
         const writer = async (client: ClusterClient, field: keyof Preferences, start: number) => {
@@ -95,11 +107,25 @@ describeWithPostgres(
         await Promise.all([writer(one, 'personalPhone', 0), writer(two, 'personalMobile', 1)])
 
         expect(stale).toEqual([])
-        for (const node of nodes)
-          expect(await preferencesOn(one, node, 'bob')).toMatchObject({
-            personalPhone: `+33 1 ${EACH - 1}`,
-            personalMobile: `+33 6 ${EACH - 1}`,
-          })
+        const last = { personalPhone: `+33 1 ${EACH - 1}`, personalMobile: `+33 6 ${EACH - 1}` }
+        for (const node of nodes) expect(await preferencesOn(one, node, 'bob')).toMatchObject(last)
+        // One event a change, each with the state that change left: the writer's value, and the other field as
+        // stored then, never older than an earlier event showed it; the last event holds both last values.
+        const counter = (value: unknown) => Number(String(value ?? '+33 0 -1').split(' ')[2])
+        const seen = { personalPhone: -1, personalMobile: -1 }
+        const backwards: string[] = []
+        for (let event = 0; event < 2 * EACH; event += 1) {
+          const { preferences } = (await channel.next(10_000)) as { preferences: Preferences }
+          for (const field of ['personalPhone', 'personalMobile'] as const) {
+            const value = counter(preferences[field])
+            if (value < seen[field])
+              backwards.push(`event ${event}: ${field} ${value} after ${seen[field]}`)
+            seen[field] = Math.max(seen[field], value)
+          }
+          if (event === 2 * EACH - 1) expect(preferences).toMatchObject(last)
+        }
+        channel.close()
+        expect(backwards).toEqual([])
       }, 300_000)
 
       it(`keeps both parts of ${EACH} pairs of routing changes through two nodes, read back on all three`, async () => {

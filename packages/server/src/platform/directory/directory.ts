@@ -19,6 +19,7 @@ import type {
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { VerifiedPasswords } from '../auth/verified-passwords.js'
+import { NoticesHeard } from '../notices-heard.js'
 import { PlatformError } from '../platform-error.js'
 import {
   type AccountWrites,
@@ -89,6 +90,12 @@ export interface DirectoryOptions {
   notices?: ChangeNotices
   /** Told of a reload that failed: the node keeps its copy as it was until the next notice of it. */
   onReloadFailure?: (error: unknown, loginName: string) => void
+  /**
+   * Resolves once the events published so far are in the subscriptions' queues (a cluster's logs): a change
+   * waits for it before it tells the other nodes, so that a change they store after it publishes after it
+   * (docs/cluster.md, "Events in the order of the changes"). None: delivered as published.
+   */
+  published?: () => Promise<void>
 }
 
 /**
@@ -139,6 +146,8 @@ export class Directory {
     this.verified = options.verified
     this.notices = options.notices
     this.onReloadFailure = options.onReloadFailure ?? (() => {})
+    this.published = options.published
+    this.heard = new NoticesHeard(clock)
     const snapshot = 'snapshot' in source ? source.snapshot : source
     if ('snapshot' in source)
       this.importing = {
@@ -150,12 +159,18 @@ export class Directory {
     for (const account of snapshot.accounts) this.index(account, revisions?.get(account.loginName))
     this.provisioning = new DirectoryProvisioning(this, hasher)
     this.accountChanges = new AccountChanges(this, hasher, clock)
-    this.notices?.follow('directory', (loginName) => this.reload(loginName))
+    this.notices?.follow('directory', (loginName) => {
+      this.heard.hear(loginName)
+      return this.reload(loginName)
+    })
   }
 
   private readonly verified: VerifiedPasswords | undefined
   private readonly notices: ChangeNotices | undefined
   private readonly onReloadFailure: (error: unknown, loginName: string) => void
+  private readonly published: (() => Promise<void>) | undefined
+  /** The other nodes' notices heard, by login name. */
+  private readonly heard: NoticesHeard
 
   /**
    * Directory-wide settings: company, numbering plan, licenses, languages. Replaced only when another
@@ -509,6 +524,7 @@ export class Directory {
       const change = await this.commit(plan)
       await Promise.all(this.watchers.map((watcher) => watcher.settled?.()))
       for (const event of change.events) this.events.publish(event)
+      if (change.events.length > 0) await this.published?.()
       if (this.notices !== undefined) announced = this.announce(this.notices, change)
       return change.result
     }).then(async (result) => {
@@ -519,14 +535,17 @@ export class Directory {
 
   /**
    * Plans the change and stores it over the revisions of the accounts it was planned on; while another writer
-   * changed one of them since (the store wrote nothing), reloads those and plans it again, so that it is never
-   * written over a state it did not read. Then holds what it stored.
+   * changed one of them since (the store wrote nothing), waits for that writer's notice (it comes once that
+   * change's events are out, NOTICE_WAIT_MS at most), reloads them and plans it again, so that it is never
+   * written over a state it did not read, and its events follow the other change's. Then holds what it stored.
    */
   private async commit<T>(plan: () => DirectoryChange<T>): Promise<DirectoryChange<T>> {
     for (let attempt = 1; ; attempt += 1) {
       const change = plan()
       if (change.delete === undefined && change.save.length === 0) return change
-      const outcome = await this.store.commit(this.writesOf(change))
+      const writes = this.writesOf(change)
+      const heard = new Map(accountsOf(writes).map((login) => [login, this.heard.count(login)]))
+      const outcome = await this.store.commit(writes)
       if (outcome.stale === undefined) {
         if (change.delete !== undefined) this.forget(change.delete)
         for (const account of change.save)
@@ -537,6 +556,10 @@ export class Directory {
         throw new PlatformError(
           'SERVER_PROBLEM',
           `The accounts ${outcome.stale.join(', ')} kept changing under this request: nothing was changed`,
+        )
+      if (this.notices !== undefined)
+        await Promise.all(
+          outcome.stale.map((login) => this.heard.after(login, heard.get(login) ?? 0)),
         )
       for (const loginName of outcome.stale) await this.reloadAccount(loginName)
     }
@@ -681,6 +704,13 @@ export class Directory {
     drop(this.byCompanyPhone, record.companyPhone)
     for (const device of record.devices ?? []) drop(this.byDeviceId, device.id)
   }
+}
+
+/** The login names of the accounts a change writes. */
+function accountsOf(writes: AccountWrites): string[] {
+  const names = writes.save.map(({ account }) => account.loginName)
+  if (writes.delete !== undefined) names.push(writes.delete.loginName)
+  return names
 }
 
 /** An account's views as JSON, full (the owner's and administrators') and not, under these settings. */

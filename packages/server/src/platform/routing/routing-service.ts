@@ -16,9 +16,11 @@ import type {
   RoutingErrorType,
   RoutingState,
 } from '@openness/wire'
+import { NoticesHeard } from '../notices-heard.js'
 import { PlatformError } from '../platform-error.js'
 import {
   type ChangeNotices,
+  type Clock,
   EVERY_KEY,
   type EventSink,
   type RevisedProfile,
@@ -59,6 +61,13 @@ export interface RoutingServiceOptions {
   notices?: ChangeNotices
   /** Told of a reload that failed: the node keeps its copy as it was until the next notice of it. */
   onReloadFailure?: (error: unknown, loginName: string) => void
+  /**
+   * The clock a change waits on for the notice of the change another node stored before it (NoticesHeard);
+   * none: it does not wait.
+   */
+  clock?: Clock
+  /** Resolves once the events published so far are in the subscriptions' queues (Directory's option). */
+  published?: () => Promise<void>
 }
 
 /** The most users a forward chain is followed through when checking a new forward for a loop. */
@@ -78,6 +87,9 @@ export class RoutingService {
   #read: Map<string, Revision | undefined> | undefined
   readonly #notices: ChangeNotices | undefined
   readonly #onReloadFailure: (error: unknown, loginName: string) => void
+  readonly #published: (() => Promise<void>) | undefined
+  /** The other nodes' notices heard, by login name; undefined without a clock to bound the wait. */
+  readonly #heard: NoticesHeard | undefined
   /** The tail of the queue of changes: each is checked against, and stored after, the previous one. */
   #queue: Promise<unknown> = Promise.resolve()
 
@@ -88,8 +100,13 @@ export class RoutingService {
     for (const [loginName, revised] of stored) this.#hold(loginName, revised)
     this.#notices = options.notices
     this.#onReloadFailure = options.onReloadFailure ?? (() => {})
+    this.#published = options.published
+    this.#heard = options.clock === undefined ? undefined : new NoticesHeard(options.clock)
     // Notices that came while the profiles loaded make this first one EVERY_KEY: nothing is missed.
-    this.#notices?.follow('routing', (loginName) => this.#reload(loginName))
+    this.#notices?.follow('routing', (loginName) => {
+      this.#heard?.hear(loginName)
+      return this.#reload(loginName)
+    })
   }
 
   /** Loads every stored profile, then follows the other nodes' changes. */
@@ -208,6 +225,7 @@ export class RoutingService {
     return this.#enqueue(async () => {
       await this.#commit(user, next)
       this.#announce(user)
+      await this.#published?.()
       if (this.#notices !== undefined) announced = this.#notices.announce('routing', user.loginName)
     }).then(() => announced)
   }
@@ -220,6 +238,10 @@ export class RoutingService {
     for (let attempt = 1; ; attempt += 1) {
       const read = new Map<string, Revision | undefined>()
       const profile = this.#plan(user, next, read)
+      const heard = this.#heard
+      const counts = new Map(
+        [loginName, ...read.keys()].map((login) => [login, heard?.count(login) ?? 0]),
+      )
       const outcome = await this.#store.commit({
         loginName,
         profile: isNoRouting(profile) ? undefined : profile,
@@ -238,6 +260,9 @@ export class RoutingService {
           'SERVER_PROBLEM',
           `The routing of ${outcome.stale.join(', ')} kept changing under this request: nothing was changed`,
         )
+      // The change that moved them on is told once its events are out: this one's follow them.
+      if (heard !== undefined && this.#notices !== undefined)
+        await Promise.all(outcome.stale.map((login) => heard.after(login, counts.get(login) ?? 0)))
       for (const login of outcome.stale) await this.#reloadOne(login)
     }
   }
