@@ -559,6 +559,46 @@ export function directoryStoreConformance(
       expect(contentOf(await store.load())).toStrictEqual(LOADED_SNAPSHOT)
     })
 
+    it('keeps both fields of 1,000 pairs of changes two writers plan on copies of their own, each read back', async () => {
+      await store.replace(SNAPSHOT)
+      // The second writer is another connection where the adapter serves several (another node).
+      const other = (await concurrent?.()) ?? store
+      try {
+        type Copy = { account: StoredAccount; revision: Revision }
+        const copyOf = async (writer: DirectoryStore): Promise<Copy> => {
+          const stored = await writer.loadAccount('alice')
+          if (stored === undefined) throw new Error('alice is not stored')
+          return stored
+        }
+        /** Plans the change on the writer's copy; when the store refuses it, reloads and plans again. */
+        const write = async (writer: DirectoryStore, copy: Copy, field: string, value: string) => {
+          for (let from = copy; ; from = await copyOf(writer)) {
+            const preferences = { ...from.account.preferences, [field]: value }
+            const account = { ...from.account, preferences }
+            const outcome = await writer.commit({ save: [{ account, revision: from.revision }] })
+            const revision = outcome.stale === undefined ? outcome.revisions.get('alice') : undefined
+            if (revision !== undefined) return { account, revision }
+          }
+        }
+        let mine = await copyOf(store)
+        let theirs = await copyOf(other)
+        const wrong: string[] = []
+        for (let pair = 0; pair < 1_000; pair += 1) {
+          mine = await write(store, mine, 'personalPhone', `phone ${pair}`)
+          theirs = await write(other, theirs, 'personalMobile', `mobile ${pair}`)
+          for (const reader of [store, other]) {
+            const { preferences } = (await copyOf(reader)).account
+            if (preferences.personalPhone !== `phone ${pair}`) wrong.push(`phone of pair ${pair}`)
+            if (preferences.personalMobile !== `mobile ${pair}`)
+              wrong.push(`mobile of pair ${pair}`)
+          }
+        }
+        expect(wrong).toEqual([])
+      } finally {
+        if (other !== store) await other.close()
+      }
+    })
+
     it('keeps the directory across closing and reopening', async (context) => {
       if (reopen === undefined) return context.skip('the adapter keeps nothing once closed')
       await store.replace(SNAPSHOT)

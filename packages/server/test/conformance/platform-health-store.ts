@@ -114,4 +114,27 @@ export function platformHealthStoreConformance(
       expect(await store.load()).toStrictEqual(outcomes[0] ? PBX_DOWN : WARNED)
     }),
   )
+
+  it('keeps both links of 1,000 pairs of changes two writers plan on what they read, each read back', () =>
+    withStore(async (store, handle) => {
+      const other = shared && handle.another !== undefined ? await handle.another() : store
+      /** Plans the change on what the writer reads; when the store refuses it, reads and plans again. */
+      const write = async (writer: PlatformHealthStore, change: Partial<PlatformHealth>) => {
+        for (;;) {
+          const read = await writer.load()
+          if (await writer.replace(read, { ...read, ...change })) return
+        }
+      }
+      const wrong: string[] = []
+      for (let pair = 0; pair < 1_000; pair += 1) {
+        const up = pair % 2 === 0
+        await write(store, { pbxLinkUp: up })
+        await write(other, { ctiLinkUp: !up })
+        for (const reader of [store, other]) {
+          const health = await reader.load()
+          if (health.pbxLinkUp !== up || health.ctiLinkUp !== !up) wrong.push(`pair ${pair}`)
+        }
+      }
+      expect(wrong).toEqual([])
+    }))
 }

@@ -217,6 +217,58 @@ export function routingStoreConformance(create: () => Promise<RoutingStoreHandle
       }
     }))
 
+  it('keeps both parts of 1,000 pairs of changes two writers plan on copies of their own, each read back', () =>
+    withStore(async (handle) => {
+      const other = handle.concurrent === undefined ? undefined : await handle.concurrent()
+      try {
+        const second = other?.store ?? handle.store
+        type Copy = { profile: RoutingProfile; revision: Revision | undefined }
+        const copyOf = async (writer: RoutingStore): Promise<Copy> => {
+          const stored = await writer.load('alice')
+          return stored ?? { profile: { dnd: false, remoteExtension: false }, revision: undefined }
+        }
+        /** Plans the change on the writer's copy; when the store refuses it, reloads and plans again. */
+        const write = async (
+          writer: RoutingStore,
+          copy: Copy,
+          change: (profile: RoutingProfile) => RoutingProfile,
+        ): Promise<Copy> => {
+          for (let from = copy; ; from = await copyOf(writer)) {
+            const profile = change(from.profile)
+            const outcome = await writer.commit({
+              loginName: 'alice',
+              profile,
+              revision: from.revision,
+              read: new Map(),
+            })
+            if (outcome.stale === undefined) return { profile, revision: outcome.revision }
+          }
+        }
+        let mine = await copyOf(handle.store)
+        let theirs = await copyOf(second)
+        const wrong: string[] = []
+        for (let pair = 0; pair < 1_000; pair += 1) {
+          const dnd = pair % 2 === 0
+          const number = `${1000 + pair}`
+          mine = await write(handle.store, mine, (profile) => ({ ...profile, dnd }))
+          theirs = await write(second, theirs, (profile) => ({
+            ...profile,
+            forward: { condition: 'IMMEDIATE', target: { type: 'NUMBER', number } },
+          }))
+          for (const reader of [handle.store, second]) {
+            const { profile } = await copyOf(reader)
+            const forwarded = profile.forward?.target
+            if (profile.dnd !== dnd) wrong.push(`dnd of pair ${pair}`)
+            if (forwarded?.type !== 'NUMBER' || forwarded.number !== number)
+              wrong.push(`forward of pair ${pair}`)
+          }
+        }
+        expect(wrong).toEqual([])
+      } finally {
+        await other?.close()
+      }
+    }))
+
   it('keeps profiles across a reopen, as across a restart (adapters that can reopen)', async () => {
     const handle = await create()
     if (handle.reopen === undefined) {
