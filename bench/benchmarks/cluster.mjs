@@ -5,14 +5,25 @@
 // alternate the three. On a 2-core machine three nodes show the cluster's overhead, not its scale: the nodes,
 // PostgreSQL, Redis and the load generators share the same two cores.
 // Each cluster has a PostgreSQL schema and a Redis key prefix of its own, dropped at the end.
+// Issue 32's figures: the reads and the preference writes of one cluster node against one node of the service as
+// built the day issue 32 was filed (BEFORE_CHECKED_WRITES, built once from this repository's history:
+// bench/lib/reference-build.mjs), rounds alternated: what checking writes (compare-and-set) and answering them
+// once every node applied them cost an ordinary read, and what they cost a write.
 import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { IpcChild } from '../lib/children.mjs'
 import { processesCpuMs, processesCpuSince, processesNamed } from '../lib/cpu.mjs'
 import { httpLoad } from '../lib/load.mjs'
-import { openSession, startService } from '../lib/service.mjs'
+import { referenceBuild } from '../lib/reference-build.mjs'
+import { cheapDirectoryFile, http, openSession, ROOT, startService } from '../lib/service.mjs'
 import { median } from '../lib/stats.mjs'
+
+/**
+ * The last commit before issue 32's first change (2026-11-28 13:57 UTC): the cluster whose nodes wrote whole
+ * records from their copies and answered a change once its notice was sent.
+ */
+export const BEFORE_CHECKED_WRITES = '2abf40b087930e6a0c28a8e82fe6de49a22d4072'
 
 const LOADER = fileURLToPath(new URL('../load/telephony-load.mjs', import.meta.url))
 /** The call cycles each setup makes before it is measured, and the longest it is given for them. */
@@ -58,7 +69,7 @@ async function dropPlaces(places) {
  * stopped; then the nodes start at `warn`, as the embedded service does: at `info` a node logs every call's
  * creation, answer and release, a synchronous write each that the embedded service does not pay.
  */
-async function startCluster(ctx, place, count, directoryFile) {
+async function startCluster(ctx, place, count, directoryFile, main) {
   const env = (index) => ({
     DATABASE_URL: place.databaseUrl,
     REDIS_URL: redisUrl,
@@ -66,6 +77,7 @@ async function startCluster(ctx, place, count, directoryFile) {
     CLUSTER_NODE_ID: `bench-${index + 1}`,
   })
   const importer = await startService({
+    ...(main !== undefined && { main }),
     dataDir: ctx.tempDir('openness-bench-node-'),
     directoryFile,
     logLevel: 'info',
@@ -77,6 +89,7 @@ async function startCluster(ctx, place, count, directoryFile) {
   for (let index = 0; index < count; index++)
     nodes.push(
       await startService({
+        ...(main !== undefined && { main }),
         dataDir: ctx.tempDir('openness-bench-node-'),
         directoryFile,
         env: env(index),
@@ -89,8 +102,8 @@ export default {
   name: 'cluster',
   title: 'Cluster mode: one node and three against the embedded mode, reads and call cycles',
   order: 70,
-  timeoutS: 330,
-  baseline: 'the embedded mode (SQLite, memory), same run',
+  timeoutS: 420,
+  baseline: `the embedded mode (SQLite, memory), same run; for issue 32's figures, one node as built before it (${BEFORE_CHECKED_WRITES.slice(0, 7)})`,
   unavailable() {
     if (redisUrl === undefined || redisUrl === '') return 'REDIS_URL names no Redis'
     if (!/^postgres(ql)?:\/\//.test(databaseUrl ?? ''))
@@ -107,6 +120,26 @@ export default {
     },
     { key: 'reads.embedded', label: '  embedded (baseline)', unit: 'req/s' },
     {
+      key: 'readsVsBefore.one',
+      label: 'authenticated reads, one cluster node, against the node before issue 32',
+      unit: 'req/s',
+      baseline: 'reads.before',
+      target: { on: 'ratio', op: '>=', value: 0.9, text: '≥ 0.9 × before (issue 32)' },
+    },
+    {
+      key: 'reads.before',
+      label: `  one node as built before issue 32 (${BEFORE_CHECKED_WRITES.slice(0, 7)})`,
+      unit: 'req/s',
+    },
+    {
+      key: 'writes.one',
+      label:
+        'preference writes, one cluster node (answered once stored, published and applied everywhere)',
+      unit: 'req/s',
+      baseline: 'writes.before',
+    },
+    { key: 'writes.before', label: '  one node as built before issue 32', unit: 'req/s' },
+    {
       key: 'reads.three',
       label: '  three cluster nodes, spread',
       unit: 'req/s',
@@ -120,6 +153,7 @@ export default {
     },
     { key: 'readsP99.embedded', label: '  embedded (baseline)', unit: 'ms' },
     { key: 'readsP99.three', label: '  three cluster nodes (slowest node)', unit: 'ms' },
+    { key: 'readsP99.before', label: '  one node as built before issue 32', unit: 'ms' },
     {
       key: 'calls.one',
       label: 'REST call cycles, one cluster node',
@@ -151,9 +185,21 @@ export default {
     { key: 'callsP99.embedded', label: '  embedded (baseline)', unit: 'ms' },
     { key: 'callsP99.three', label: '  three cluster nodes', unit: 'ms' },
   ],
-  async run(ctx) {
+  /**
+   * The service before issue 32, built once from this repository's history (minutes the first time; kept in
+   * the system's temporary directory for later runs). The smoke test takes this build in its place.
+   */
+  prepare(ctx) {
+    if (ctx.smoke) return undefined
+    return referenceBuild(BEFORE_CHECKED_WRITES, { root: ROOT, log: ctx.log })
+  },
+  async run(ctx, earlier) {
     const directoryFile = ctx.cheapDirectory()
-    const places = [await clusterPlace('one'), await clusterPlace('three')]
+    const places = [
+      await clusterPlace('one'),
+      await clusterPlace('three'),
+      await clusterPlace('before'),
+    ]
     const running = []
     const loaders = []
     try {
@@ -164,8 +210,20 @@ export default {
       running.push(embedded)
       const one = await startCluster(ctx, places[0], 1, directoryFile)
       const three = await startCluster(ctx, places[1], 3, directoryFile)
-      running.push(...one, ...three)
-      const setups = { embedded: [embedded], one, three }
+      // The earlier build reads the demo directory of its day (the fields it knows).
+      const before = await startCluster(
+        ctx,
+        places[2],
+        1,
+        earlier === undefined
+          ? directoryFile
+          : cheapDirectoryFile(ctx.tempDir('openness-bench-dir-'), earlier.demoDirectory),
+        earlier?.main,
+      )
+      if (earlier === undefined)
+        ctx.note('smoke mode: "before issue 32" is this build; no earlier build is made')
+      running.push(...one, ...three, ...before)
+      const setups = { embedded: [embedded], one, three, before }
 
       const generator = ctx.httpGenerator
       const connections = ctx.scale(48, 6)
@@ -195,13 +253,51 @@ export default {
             }),
           ),
         )
+        const rps = results.reduce((sum, result) => sum + result.rps, 0)
         return {
-          [`reads.${name}`]: results.reduce((sum, result) => sum + result.rps, 0),
+          [`reads.${name}`]: rps,
           [`readsP99.${name}`]: Math.max(...results.map((result) => result.latencyMs.p99)),
+          ...(name === 'one' && { 'readsVsBefore.one': rps }),
         }
       }
       await ctx.interleave(
-        { embedded: reads('embedded'), one: reads('one'), three: reads('three') },
+        {
+          embedded: reads('embedded'),
+          one: reads('one'),
+          three: reads('three'),
+          before: reads('before'),
+        },
+        { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
+      )
+      // Preference writes, each of `writers` clients waiting for its answer before its next: a change is answered
+      // once stored, published and (this issue) applied by every node that heard of it.
+      const writers = ctx.scale(4, 1)
+      const writes = (name) => async () => {
+        const [node] = setups[name]
+        const until = performance.now() + durationS * 1000
+        let done = 0
+        await Promise.all(
+          Array.from({ length: writers }, async (_, writer) => {
+            for (let n = 0; performance.now() < until; n += 1) {
+              const body = { personalPhone: `+33 1 00 ${writer} ${n}` }
+              const answer = await http(
+                node.port,
+                'POST',
+                '/api/rest/1.0/users/alice/preferences',
+                {
+                  cookie: cookies[name],
+                  body,
+                },
+              )
+              if (answer.status !== 204) throw new Error(`preference write: ${answer.status}`)
+              done += 1
+            }
+          }),
+        )
+        return { [`writes.${name}`]: done / durationS }
+      }
+      await ctx.interleave(
+        { one: writes('one'), before: writes('before') },
         { rounds: ctx.rounds(3), warmup: ctx.scale(1, 0) },
       )
 
@@ -217,7 +313,7 @@ export default {
         }
         return made
       }
-      const callLoaders = await loadersFor(Object.keys(setups), pairs)
+      const callLoaders = await loadersFor(['embedded', 'one', 'three'], pairs)
       // The CPU a cycle of each part of a setup (its nodes; for a cluster, Redis and PostgreSQL too, every
       // process of theirs: the idle cluster's lease renewals included, a few per second) and of its loader. No
       // correction for the machine's drift by the loader's CPU: a loader's CPU a cycle grows as its service slows
@@ -250,7 +346,7 @@ export default {
       // for three rounds of 3 s each, a cluster node was measured after about 1,000 cycles, its CPU a cycle still
       // falling (6.2 → 3.7 ms over the next 2,000), the embedded service after about 5,000 (docs/performance.md).
       const warmCycles = ctx.scale(WARM_CYCLES, 0)
-      for (const name of Object.keys(setups)) {
+      for (const name of Object.keys(callLoaders)) {
         const until = performance.now() + WARM_BOUND_MS
         let cycles = 0
         while (cycles < warmCycles && performance.now() < until)

@@ -48,6 +48,8 @@ export interface ClaimedKey {
 const HEADER = 'idempotency-key'
 /** The longest key accepted (the draft sets none; Stripe's is 255). */
 const MAX_KEY_LENGTH = 255
+/** The longest a running request keeps its key renewed. */
+const RENEWED_FOR_MS = 60_000
 /** Methods a key applies to: those that are not safe (RFC 9110, 9.2.1). */
 const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE', 'PATCH'])
 /** Answer headers not answered again: the connection's, and those Node computes for each answer. */
@@ -71,12 +73,15 @@ export const idempotency = fp(
     app.decorateRequest('idempotency', undefined)
     const { cookies } = app.platform
 
-    const claim: preHandlerHookHandler = async (request, reply) => {
-      const header = request.headers[HEADER]
-      if (header === undefined) return
+    /** Claims the request's key, or answers it (a replay, 409, 422) without running it. */
+    const claimKey = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      header: string | string[],
+    ): Promise<FastifyReply | undefined> => {
       const clientKey = keyOf(header)
       const token = cookies.read(request.headers.cookie)
-      if (token === undefined) return
+      if (token === undefined) return undefined
       const key = digest(`${token}\n${clientKey}`)
       const holder = randomUUID()
       const claimed = await store.claim(key, fingerprintOf(request), holder)
@@ -97,23 +102,54 @@ export const idempotency = fp(
             { 'retry-after': '1' },
           )
       }
+      // Renewed while the request runs, at most RENEWED_FOR_MS (no request runs that long: one whose answer never
+      // came lets its key go), and no longer once the key is not its own (recorded, freed, taken over).
+      let renewals = Math.ceil(RENEWED_FOR_MS / renewEveryMs)
       const renewal = setInterval(() => {
-        store.renew(key, holder).catch((error: unknown) => request.log.warn({ err: error }))
+        if (--renewals < 0) return clearInterval(renewal)
+        store.renew(key, holder).then(
+          (held) => {
+            if (!held) clearInterval(renewal)
+          },
+          (error: unknown) =>
+            request.log.warn({ err: error }, 'an idempotency key was not renewed'),
+        )
       }, renewEveryMs)
       renewal.unref()
       request.idempotency = { key, holder, requestId: `idempotency:${key}`, renewal }
+      return undefined
     }
 
-    const record: onSendHookHandler = async (request, reply, payload) => {
-      const held = request.idempotency
-      if (held === undefined) return payload
-      request.idempotency = undefined
+    /** Records the answer of a request that claimed its key (frees the key after a 5xx). */
+    const recordOutcome = async (
+      held: ClaimedKey,
+      reply: FastifyReply,
+      payload: unknown,
+    ): Promise<void> => {
       clearInterval(held.renewal)
       const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload : null
       if (reply.statusCode >= 500 || (payload != null && body === null))
         await store.release(held.key, held.holder)
       else await store.complete(held.key, held.holder, outcomeOf(reply, body))
-      return payload
+    }
+
+    // Callback hooks: a request without the header (nearly all) allocates no promise for them.
+    const claim: preHandlerHookHandler = (request, reply, done) => {
+      const header = request.headers[HEADER]
+      if (header === undefined) return done()
+      claimKey(request, reply, header).then((answered) => {
+        if (answered === undefined) done()
+      }, done)
+    }
+
+    const record: onSendHookHandler = (request, reply, payload, done) => {
+      const held = request.idempotency
+      if (held === undefined) return done(null, payload)
+      request.idempotency = undefined
+      recordOutcome(held, reply, payload).then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      )
     }
 
     app.addHook('onRoute', (route) => {
