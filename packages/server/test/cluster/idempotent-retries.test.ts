@@ -7,8 +7,8 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ClusterClient } from '../support/cluster-client.js'
-import { type ClusterNode, TestCluster } from '../support/cluster-nodes.js'
-import { describeWithPostgres, withClient } from '../support/postgres.js'
+import { type ClusterNode, engineOwner, TestCluster } from '../support/cluster-nodes.js'
+import { describeWithPostgres } from '../support/postgres.js'
 import { describeWithRedis } from '../support/redis.js'
 
 /** Rounds, each a node killed under a make-call and started again. */
@@ -28,13 +28,6 @@ describeWithPostgres('cluster mode: a make-call retried after its node died', (p
     }, 90_000)
     afterAll(() => cluster?.close(), 30_000)
 
-    const engineOwner = (): Promise<string> =>
-      withClient(postgres, async (pg) => {
-        const { rows } = await pg.query<{ owner_node: string }>(
-          `select owner_node from "${postgres.schema}".engine_lease where name = 'call-engine'`,
-        )
-        return rows[0]?.owner_node ?? ''
-      })
     const living = (): ClusterNode[] =>
       ['a', 'b', 'c']
         .map((name) => cluster.nodes.get(name))
@@ -48,7 +41,7 @@ describeWithPostgres('cluster mode: a make-call retried after its node died', (p
       const placedTwice: string[] = []
       let ranBeforeTheKill = 0
       for (let round = 0; round < ROUNDS; round += 1) {
-        const owner = await engineOwner()
+        const owner = await engineOwner(postgres)
         // The request goes to a node that does not own the engine, or to the owner every third round.
         const victim =
           round % 3 === 2 ? owner : (['a', 'b', 'c'].find((name) => name !== owner) as string)

@@ -10,9 +10,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { ClusterClient } from '../support/cluster-client.js'
-import { type ClusterNode, TestCluster } from '../support/cluster-nodes.js'
+import { type ClusterNode, engineOwner, TestCluster } from '../support/cluster-nodes.js'
 import { FollowingChannel } from '../support/following-channel.js'
-import { describeWithPostgres, withClient } from '../support/postgres.js'
+import { describeWithPostgres } from '../support/postgres.js'
 import { describeWithRedis } from '../support/redis.js'
 
 /** The pairs that call each other: the caller's device calls the callee's, who answers; the caller releases. */
@@ -56,17 +56,9 @@ describeWithPostgres('cluster mode: a node killed in each role', (postgres) => {
       return found
     }
 
-    const engineOwner = (): Promise<string> =>
-      withClient(postgres, async (pg) => {
-        const { rows } = await pg.query<{ owner_node: string }>(
-          `select owner_node from "${postgres.schema}".engine_lease where name = 'call-engine'`,
-        )
-        return rows[0]?.owner_node ?? ''
-      })
-
     for (const role of ROLES) {
       it(`loses nothing when the node of the ${role} is killed`, async () => {
-        const owner = await engineOwner()
+        const owner = await engineOwner(postgres)
         const names = ['a', 'b', 'c']
         const nonOwners = names.filter((name) => name !== owner)
         // Channels on one node that does not own the engine; requests first to the other.

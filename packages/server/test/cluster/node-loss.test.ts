@@ -6,9 +6,14 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Answer, ClusterClient } from '../support/cluster-client.js'
-import { CLUSTER_CONTROL_TOKEN, type ClusterNode, TestCluster } from '../support/cluster-nodes.js'
+import {
+  CLUSTER_CONTROL_TOKEN,
+  type ClusterNode,
+  engineOwner,
+  TestCluster,
+} from '../support/cluster-nodes.js'
 import { FollowingChannel } from '../support/following-channel.js'
-import { describeWithPostgres, withClient } from '../support/postgres.js'
+import { describeWithPostgres } from '../support/postgres.js'
 import { describeWithRedis } from '../support/redis.js'
 
 /** Calls made in all; the owner is killed while the call of this number rings. */
@@ -23,17 +28,8 @@ describeWithPostgres('cluster mode: the loss of a node', (postgres) => {
     }, 90_000)
     afterAll(() => cluster?.close(), 30_000)
 
-    /** The node that owns the call engine now, as the lease's row names it. */
-    const engineOwner = (): Promise<string> =>
-      withClient(postgres, async (client) => {
-        const { rows } = await client.query<{ owner_node: string }>(
-          `select owner_node from "${postgres.schema}".engine_lease where name = 'call-engine'`,
-        )
-        return rows[0]?.owner_node ?? ''
-      })
-
     it('goes on through a SIGKILL of the engine owner: sessions, subscriptions, calls and events kept', async () => {
-      const owner = await engineOwner()
+      const owner = await engineOwner(postgres)
       expect(['a', 'b', 'c']).toContain(owner)
       const others = ['a', 'b', 'c'].filter((name) => name !== owner)
       const living = (): ClusterNode[] => [...cluster.nodes.values()]
@@ -82,7 +78,7 @@ describeWithPostgres('cluster mode: the loss of a node', (postgres) => {
       await killed
       expect(cluster.nodes.has(owner)).toBe(false)
       // The engine has a new owner, one of the living nodes, and no call is left anywhere.
-      expect(others).toContain(await engineOwner())
+      expect(others).toContain(await engineOwner(postgres))
       for (const node of living())
         expect((await bob.send(node, 'GET', '/1.0/telephony/calls')).body, node.name).toEqual({
           calls: [],

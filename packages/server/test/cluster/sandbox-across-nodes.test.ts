@@ -7,8 +7,13 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Answer, ClusterClient } from '../support/cluster-client.js'
-import { CLUSTER_CONTROL_TOKEN, type ClusterNode, TestCluster } from '../support/cluster-nodes.js'
-import { describeWithPostgres, withClient } from '../support/postgres.js'
+import {
+  CLUSTER_CONTROL_TOKEN,
+  type ClusterNode,
+  engineOwner,
+  TestCluster,
+} from '../support/cluster-nodes.js'
+import { describeWithPostgres } from '../support/postgres.js'
 import { describeWithRedis } from '../support/redis.js'
 
 /** How long a node may take to follow what another node did (its notices, the engine's change feed). */
@@ -22,15 +27,6 @@ describeWithPostgres('cluster mode: directory changes and restores across nodes'
       cluster = await TestCluster.start(postgres, redis, NODES)
     }, 90_000)
     afterAll(() => cluster?.close(), 30_000)
-
-    /** The node that owns the call engine now, as the lease's row names it. */
-    const engineOwner = (): Promise<string> =>
-      withClient(postgres, async (client) => {
-        const { rows } = await client.query<{ owner_node: string }>(
-          `select owner_node from "${postgres.schema}".engine_lease where name = 'call-engine'`,
-        )
-        return rows[0]?.owner_node ?? ''
-      })
 
     /** A control-plane request to `node`, with the cluster's operator token. */
     async function control(
@@ -89,7 +85,7 @@ describeWithPostgres('cluster mode: directory changes and restores across nodes'
     }
 
     it('gives the engine the devices of a user created, renumbered and deleted through nodes that do not own it', async () => {
-      const owner = await engineOwner()
+      const owner = await engineOwner(postgres)
       const [creator, caller] = NODES.filter((name) => name !== owner).map((name) =>
         cluster.node(name),
       ) as [ClusterNode, ClusterNode]

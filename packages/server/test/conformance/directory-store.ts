@@ -576,7 +576,8 @@ export function directoryStoreConformance(
             const preferences = { ...from.account.preferences, [field]: value }
             const account = { ...from.account, preferences }
             const outcome = await writer.commit({ save: [{ account, revision: from.revision }] })
-            const revision = outcome.stale === undefined ? outcome.revisions.get('alice') : undefined
+            const revision =
+              outcome.stale === undefined ? outcome.revisions.get('alice') : undefined
             if (revision !== undefined) return { account, revision }
           }
         }

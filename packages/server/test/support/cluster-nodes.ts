@@ -219,3 +219,13 @@ export class TestCluster {
     clearTimeout(forced)
   }
 }
+
+/** The node that owns the call engine now, as the lease's row in the cluster's schema names it ('' for none). */
+export function engineOwner(postgres: PostgresTarget): Promise<string> {
+  return withClient(postgres, async (client) => {
+    const { rows } = await client.query<{ owner_node: string }>(
+      `select owner_node from "${postgres.schema}".engine_lease where name = 'call-engine'`,
+    )
+    return rows[0]?.owner_node ?? ''
+  })
+}

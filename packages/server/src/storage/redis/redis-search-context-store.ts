@@ -20,23 +20,7 @@ import { RedisScript } from './redis-script.js'
  * Sets one context (ARGV: login name, JSON, ms left to live) and raises the key's TTL to its life; a context
  * with no life left only removes the one it replaces.
  */
-const SAVE = new RedisScript(`
-local ttl = tonumber(ARGV[3])
-if ttl <= 0 then
-  redis.call('HDEL', KEYS[1], ARGV[1])
-  return 0
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
-return 1
-`)
-
-/**
- * Sets one context as SAVE does (ARGV: login name, JSON, ms left to live) while the field still holds ARGV[4],
- * the text the context it replaces was read from; 0 when it does not (changed, cancelled or expired since).
- */
-const REPLACE = new RedisScript(`
-if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[4] then return 0 end
+const SET_CONTEXT = `
 local ttl = tonumber(ARGV[3])
 if ttl <= 0 then
   redis.call('HDEL', KEYS[1], ARGV[1])
@@ -45,7 +29,18 @@ end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
 return 1
-`)
+`
+
+/** SET_CONTEXT, whatever the field holds. */
+const SAVE = new RedisScript(SET_CONTEXT)
+
+/**
+ * SET_CONTEXT while the field still holds ARGV[4], the text the context it replaces was read from; 0 when it does
+ * not (changed, cancelled or expired since).
+ */
+const REPLACE = new RedisScript(`
+if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[4] then return 0 end
+${SET_CONTEXT}`)
 
 /** The session's contexts live at ARGV[1] (as JSON); deletes the expired ones. */
 const LIVE = new RedisScript(`
