@@ -557,8 +557,9 @@ export class Directory {
           'SERVER_PROBLEM',
           `The accounts ${outcome.stale.join(', ')} kept changing under this request: nothing was changed`,
         )
+      // The first notice of one of them will do: a conflict PostgreSQL reported names every account written.
       if (this.notices !== undefined)
-        await Promise.all(
+        await Promise.race(
           outcome.stale.map((login) => this.heard.after(login, heard.get(login) ?? 0)),
         )
       for (const loginName of outcome.stale) await this.reloadAccount(loginName)

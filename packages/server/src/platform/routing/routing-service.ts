@@ -260,9 +260,10 @@ export class RoutingService {
           'SERVER_PROBLEM',
           `The routing of ${outcome.stale.join(', ')} kept changing under this request: nothing was changed`,
         )
-      // The change that moved them on is told once its events are out: this one's follow them.
+      // The change that moved them on is told once its events are out: this one's follow them. The first notice
+      // of one of them will do: a conflict PostgreSQL reported names the unchanged profiles too.
       if (heard !== undefined && this.#notices !== undefined)
-        await Promise.all(outcome.stale.map((login) => heard.after(login, counts.get(login) ?? 0)))
+        await Promise.race(outcome.stale.map((login) => heard.after(login, counts.get(login) ?? 0)))
       for (const login of outcome.stale) await this.#reloadOne(login)
     }
   }
