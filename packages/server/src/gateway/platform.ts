@@ -9,7 +9,7 @@ import type { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { DirectorySearchService } from '../platform/directory-search/directory-search-service.js'
 import type { Journal } from '../platform/journal/journal.js'
-import type { Clock } from '../platform/ports.js'
+import type { Clock, IdempotencyStore } from '../platform/ports.js'
 import type { Quotas } from '../platform/quotas.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
@@ -20,7 +20,6 @@ import type { SystemStatusService } from '../platform/system/system-status-servi
 import type { Telephony } from '../platform/telephony/telephony.js'
 import type { VoicemailService } from '../platform/voicemail/voicemail-service.js'
 import type { SessionCookies } from './cookies.js'
-import type { IdempotencyOptions } from './plugins/idempotency.js'
 import type { ServiceCatalog } from './service-catalog.js'
 
 /** The configured base URLs; when absent, the URL the request came on is used. */
@@ -73,7 +72,7 @@ export interface GatewayPlatform {
   /** The accepted names of the session cookie (SESSION_COOKIE_NAMES). */
   cookies: SessionCookies
   /** Where requests sent with an Idempotency-Key are kept, and how often a running one renews its claim. */
-  idempotency: IdempotencyOptions
+  idempotency: { store: IdempotencyStore; renewEveryMs: number }
   services: ServiceCatalog
   product: { name: string; type: string; version: string }
   /** What the API, the delivery and the control plane did (docs/journal.md); off with JOURNAL_SIZE=0. */

@@ -17,9 +17,10 @@ import type {
   RouteOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
-import type { IdempotencyStore, IdempotentOutcome } from '../../platform/ports.js'
+import type { IdempotentOutcome } from '../../platform/ports.js'
 import { API_V1_PATH } from '../base-urls.js'
 import { restErrorInfoRef } from '../error-responses.js'
+import type { GatewayPlatform } from '../platform.js'
 import { RestError } from '../rest-error.js'
 import { sessionRequirementOf } from './session-resolver.js'
 
@@ -61,12 +62,8 @@ const NOT_REPLAYED: ReadonlySet<string> = new Set([
   'transfer-encoding',
 ])
 
-/** How the gateway keeps keys. */
-export interface IdempotencyOptions {
-  store: IdempotencyStore
-  /** How often a request still running renews its claim: a third of the store's lease. */
-  renewEveryMs: number
-}
+/** How the gateway keeps keys: the store, and how often a running request renews its claim (a third of a lease). */
+export type IdempotencyOptions = GatewayPlatform['idempotency']
 
 export const idempotency = fp(
   async (app: FastifyInstance, { store, renewEveryMs }: IdempotencyOptions) => {
