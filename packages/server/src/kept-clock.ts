@@ -8,7 +8,8 @@
  */
 import type { AdjustableClock } from './adjustable-clock.js'
 import type { AdjustableTime } from './control/routes/clock.js'
-import type { ChangeNotices, ClockOffsetStore } from './platform/ports.js'
+import type { ChangeNotices } from './platform/change-notices.js'
+import type { ClockOffsetStore } from './platform/clock-offset-store.js'
 
 /** What keeping the clock in step with other nodes needs. */
 export interface KeptClockOptions {

@@ -35,22 +35,20 @@ import {
   DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
   VerifiedPasswords,
 } from './platform/auth/verified-passwords.js'
+import type { ChangeNotices } from './platform/change-notices.js'
+import type { ClockOffsetStore } from './platform/clock-offset-store.js'
 import { CallLogRecorder } from './platform/comlog/call-log-recorder.js'
 import { ComlogService } from './platform/comlog/comlog-service.js'
 import { EventSummaryService } from './platform/comlog/event-summary.js'
 import { Directory } from './platform/directory/directory.js'
 import { importDirectory, planImport } from './platform/directory/directory-import.js'
+import type { DirectorySnapshot } from './platform/directory/directory-store.js'
 import { DirectoryIndex } from './platform/directory-search/directory-index.js'
 import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
+import type { Clock } from './platform/events.js'
 import { Journal } from './platform/journal/journal.js'
 import { DEFAULT_JOURNAL_SIZE } from './platform/journal/journal-entry.js'
-import type {
-  ChangeNotices,
-  Clock,
-  ClockOffsetStore,
-  DirectorySnapshot,
-  JournalStore,
-} from './platform/ports.js'
+import type { JournalStore } from './platform/journal/journal-store.js'
 import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
 import { Readiness } from './platform/readiness.js'
 import { RoutingService } from './platform/routing/routing-service.js'
@@ -65,10 +63,10 @@ import { SubscriptionManager } from './platform/subscriptions/subscription-manag
 import type { SubscriptionRecord } from './platform/subscriptions/subscription-record.js'
 import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
 import { SystemStatusService } from './platform/system/system-status-service.js'
-import type { EngineSettings } from './platform/telephony/call-engine.js'
 import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
 import { EngineDevices } from './platform/telephony/engine-devices.js'
 import type { EngineNode } from './platform/telephony/engine-node.js'
+import type { EngineSettings } from './platform/telephony/engine-operation.js'
 import type { Telephony } from './platform/telephony/telephony.js'
 import { callCount } from './platform/telephony/telephony-state.js'
 import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'

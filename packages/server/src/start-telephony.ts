@@ -4,13 +4,11 @@
  * call store, no fence, no change feed), or a cluster's (cluster-engine-adapters.ts: the PostgreSQL lease and
  * fenced call store, the Redis command queue and change feed). service.ts calls it once, with either.
  */
-import type {
-  CallStore,
-  Clock,
-  EngineChangeFeed,
-  EngineCommandQueue,
-  EngineLease,
-} from './platform/ports.js'
+import type { Clock } from './platform/events.js'
+import type { CallStore } from './platform/telephony/call-store.js'
+import type { EngineChangeFeed } from './platform/telephony/engine-change-feed.js'
+import type { EngineCommandQueue } from './platform/telephony/engine-command-queue.js'
+import type { EngineLease } from './platform/telephony/engine-lease.js'
 import { EngineNode, type EngineNodeOptions } from './platform/telephony/engine-node.js'
 import type { EngineOptions, ErrorReporter } from './platform/telephony/engine-owner-term.js'
 import { applyEngineBatch } from './storage/engine-batch-json.js'

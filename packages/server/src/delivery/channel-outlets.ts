@@ -4,7 +4,7 @@
  * (cluster mode).
  */
 import type { ServerResponse } from 'node:http'
-import type { SubscriptionDelivery } from '../platform/ports.js'
+import type { SubscriptionDelivery } from '../platform/subscriptions/subscription-delivery.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 
 export interface ChannelOutlets extends SubscriptionDelivery {

@@ -6,7 +6,8 @@
  */
 import type { ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
-import type { Clock, EventQueue, Timer } from '../platform/ports.js'
+import type { Clock, Timer } from '../platform/events.js'
+import type { EventQueue } from '../platform/subscriptions/event-queue.js'
 import {
   CHUNK_STARTED,
   type ChunkFraming,

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { NotificationMode } from '@openness/wire'
-import type { LoggedEvent } from '../platform/ports.js'
+import type { LoggedEvent } from '../platform/subscriptions/event-queue.js'
 
 /** The line every (re)opened channel starts with; clients wait for it (wire facts 3). */
 export const CHUNK_STARTED = JSON.stringify({

@@ -3,7 +3,7 @@
  * serialization per event whatever the number of targets; each target served once per event.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { PlatformEvent } from '../platform/ports.js'
+import type { PlatformEvent } from '../platform/events.js'
 import { ANY_LOGIN, EventRouter, type EventTarget, type SerializedEvent } from './event-router.js'
 
 /** A target that records what it receives. */

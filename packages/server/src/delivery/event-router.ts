@@ -4,7 +4,7 @@
  * serialized once, whatever the number of subscriptions it reaches.
  */
 import { COMPANY_WIDE_EVENTS, SYSTEM_EVENTS } from '@openness/wire'
-import type { EventSink, PlatformEvent, SystemEvent, SystemEventSink } from '../platform/ports.js'
+import type { EventSink, PlatformEvent, SystemEvent, SystemEventSink } from '../platform/events.js'
 import type { EventRewrite } from './event-variants.js'
 
 /**

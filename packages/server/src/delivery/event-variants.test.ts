@@ -1,6 +1,6 @@
 /** The variants some SDKs get: rewritten once per event for all the channels of a dialect. */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { PlatformEvent } from '../platform/ports.js'
+import type { PlatformEvent } from '../platform/events.js'
 import { SerializedEvent } from './event-router.js'
 import { deviceStatesAsList, EVENT_VARIANTS } from './event-variants.js'
 

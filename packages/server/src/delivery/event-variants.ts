@@ -4,7 +4,7 @@
  * dialect (SerializedEvent.rewritten). Subscriptions of other clients never look here.
  */
 import type { TelephonicState } from '@openness/wire'
-import type { PlatformEvent } from '../platform/ports.js'
+import type { PlatformEvent } from '../platform/events.js'
 import type { ClientDialect } from '../platform/subscriptions/client-dialect.js'
 
 /** Turns an event into the variant a client parses. */

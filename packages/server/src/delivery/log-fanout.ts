@@ -7,7 +7,10 @@
  * Events leave in the order they were routed, so one subscription's events keep the order this node routed them in.
  * An engine's event carries its origin to the log, which takes it once (platform/telephony/event-origin.ts).
  */
-import type { EventAppend, SubscriptionEventLog } from '../platform/ports.js'
+import type {
+  EventAppend,
+  SubscriptionEventLog,
+} from '../platform/subscriptions/subscription-event-log.js'
 import type { SerializedEvent } from './event-router.js'
 
 const noop = () => {}

@@ -14,7 +14,12 @@
  * ```
  */
 import type { ServerResponse } from 'node:http'
-import type { ClaimedLog, Clock, EventLogPage, SubscriptionEventLog } from '../platform/ports.js'
+import type { Clock } from '../platform/events.js'
+import type {
+  ClaimedLog,
+  EventLogPage,
+  SubscriptionEventLog,
+} from '../platform/subscriptions/subscription-event-log.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import { ChunkChannel } from './chunk-channel.js'
 import { ChunkFraming, cutNotice, NO_LONGER_HELD } from './chunk-framing.js'

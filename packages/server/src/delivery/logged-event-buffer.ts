@@ -4,7 +4,11 @@
  * loss the page reported, so that the channel's loss notice and the sender's are the embedded mode's. It knows the
  * sequence numbers of what it handed over, which the reader acknowledges once delivered.
  */
-import type { EventQueue, LoggedEvent, QueuedEvents } from '../platform/ports.js'
+import type {
+  EventQueue,
+  LoggedEvent,
+  QueuedEvents,
+} from '../platform/subscriptions/event-queue.js'
 
 export class LoggedEventBuffer implements Pick<EventQueue, 'push' | 'drain' | 'take' | 'size'> {
   private events: LoggedEvent[] = []

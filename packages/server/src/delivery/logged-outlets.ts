@@ -12,14 +12,13 @@
 
 import { randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
+import type { Clock, Timer } from '../platform/events.js'
 import type { Journal } from '../platform/journal/journal.js'
 import type {
-  Clock,
   EventLogPage,
   EventLogWatcher,
   SubscriptionEventLog,
-  Timer,
-} from '../platform/ports.js'
+} from '../platform/subscriptions/subscription-event-log.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
 import type { DeliveryCounts } from './delivery-counts.js'

@@ -6,7 +6,7 @@
  * log's numbers (LoggedEventBuffer.numberOf): the next holder goes on from them, and an event delivered again
  * carries the number it had, which the receiver drops as a repeat.
  */
-import type { EventLogPage } from '../platform/ports.js'
+import type { EventLogPage } from '../platform/subscriptions/subscription-event-log.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { LogReaderContext } from './logged-channel-reader.js'
 import { LoggedEventBuffer } from './logged-event-buffer.js'

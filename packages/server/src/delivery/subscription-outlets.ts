@@ -5,8 +5,9 @@
  * manager and by the store's changes, so every call is idempotent.
  */
 import type { ServerResponse } from 'node:http'
+import type { Clock } from '../platform/events.js'
 import type { Journal } from '../platform/journal/journal.js'
-import type { Clock, EventQueue } from '../platform/ports.js'
+import type { EventQueue } from '../platform/subscriptions/event-queue.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import type { ChannelOutlets } from './channel-outlets.js'
 import { ChunkChannel, type WrittenRange } from './chunk-channel.js'

@@ -13,7 +13,8 @@
  *   any --stop (DELETE, idle timeout, session closed)--> STOPPED
  * ```
  */
-import type { Clock, EventQueue, Timer } from '../platform/ports.js'
+import type { Clock, Timer } from '../platform/events.js'
+import type { EventQueue } from '../platform/subscriptions/event-queue.js'
 import { lostNotice } from './chunk-framing.js'
 import { DeliveryCounts } from './delivery-counts.js'
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { VirtualClock } from '../../test/support/virtual-clock.js'
+import { EVERY_KEY } from './change-notices.js'
 import { NOTICE_WAIT_MS, NoticesHeard } from './notices-heard.js'
-import { EVERY_KEY } from './ports.js'
 
 /** Whether `promise` settled by now (after the microtasks queued so far). */
 async function settled(promise: Promise<unknown>): Promise<boolean> {

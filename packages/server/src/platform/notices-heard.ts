@@ -4,7 +4,8 @@
  * which it sends once its change's events are in the subscriptions' logs, before it plans again and publishes
  * its own: the two changes' events then reach every subscription in the order the changes were stored.
  */
-import { type Clock, EVERY_KEY } from './ports.js'
+import { EVERY_KEY } from './change-notices.js'
+import type { Clock } from './events.js'
 
 /** How long a change waits for the notice of the change that came first, at most (a node that died never sends it). */
 export const NOTICE_WAIT_MS = 1_000

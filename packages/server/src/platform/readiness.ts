@@ -4,7 +4,7 @@
  * switch-over, and the gateway's readiness plugin answers every API request 503 meanwhile. The fault ends by
  * itself when the clock reaches its end, or when cleared.
  */
-import type { Clock } from './ports.js'
+import type { Clock } from './events.js'
 
 /** Why the service is not ready: told so by the operator, or a simulated switch-over of the platform. */
 export type UnreadinessCause = 'NOT_READY' | 'SWITCH_OVER'

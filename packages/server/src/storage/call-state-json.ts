@@ -7,13 +7,13 @@
  * saved in. A save thus writes what the command changed: its calls, its devices and the small rest. The
  * calls are plain JSON records, whatever map the engine keeps them in.
  */
-import type { PlatformEvent } from '../platform/ports.js'
-import {
-  type CallRecord,
-  type DeviceRecord,
-  type TelephonyState,
-  type UnpublishedBatch,
-  withCalls,
+import type { PlatformEvent } from '../platform/events.js'
+import { withCalls } from '../platform/telephony/call-index.js'
+import type {
+  CallRecord,
+  DeviceRecord,
+  TelephonyState,
+  UnpublishedBatch,
 } from '../platform/telephony/telephony-state.js'
 
 /**

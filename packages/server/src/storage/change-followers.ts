@@ -3,7 +3,7 @@
  * shared by the memory and Redis adapters of ChangeNotices: a notice is told to every follower of its topic;
  * one that came while nobody followed its topic makes the topic's next follower reload everything.
  */
-import { type ChangeFollower, type ChangeTopic, EVERY_KEY } from '../platform/ports.js'
+import { type ChangeFollower, type ChangeTopic, EVERY_KEY } from '../platform/change-notices.js'
 
 /** What a follower is told: a key, or EVERY_KEY. */
 export type OnNotice = (key: string) => void | Promise<void>

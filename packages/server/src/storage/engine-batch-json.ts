@@ -5,8 +5,9 @@
  * state it holds. The batch number travels beside the rest, not in it, so that a batch that changed nothing
  * else of the rest carries no rest.
  */
-import type { EngineBatch } from '../platform/ports.js'
+
 import { reindexCall } from '../platform/telephony/call-index.js'
+import type { EngineBatch } from '../platform/telephony/engine-change-feed.js'
 import type { StoredBatch } from '../platform/telephony/telephony-service.js'
 import {
   type CallRecord,

@@ -4,7 +4,7 @@
  * batch in order, under the owner's epoch. A batch that fails to be published is reported and the next ones
  * go on: the followers find the gap and load the state from the database.
  */
-import type { EngineChangeFeed } from '../platform/ports.js'
+import type { EngineChangeFeed } from '../platform/telephony/engine-change-feed.js'
 import type { BatchPublication, StoredBatch } from '../platform/telephony/telephony-service.js'
 import { withResolvers } from '../platform/with-resolvers.js'
 import { encodeEngineBatch } from './engine-batch-json.js'

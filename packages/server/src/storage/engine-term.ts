@@ -3,7 +3,7 @@
  * SingleNodeEngineLease in the embedded mode): its epoch, whether it still holds, the promise that says when
  * it ended and why. The adapter ends it; `release` asks the adapter to give it up.
  */
-import type { EngineOwnership, EngineOwnershipLoss } from '../platform/ports.js'
+import type { EngineOwnership, EngineOwnershipLoss } from '../platform/telephony/engine-lease.js'
 
 export class EngineTerm implements EngineOwnership {
   readonly epoch: number

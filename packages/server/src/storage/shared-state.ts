@@ -7,20 +7,18 @@
 import type { Redis } from 'ioredis'
 import type { HealthCheck } from '../operations/node-health.js'
 import type { LoginAttemptStores, ThrottlePolicies } from '../platform/auth/authenticator.js'
-import type {
-  ChangeNotices,
-  Clock,
-  IdempotencyStore,
-  LicenseStore,
-  PlatformHealthStore,
-  SearchContextStore,
-  SessionStore,
-  SubscriptionEventLog,
-  SubscriptionStore,
-  SupervisionStore,
-} from '../platform/ports.js'
+import type { ChangeNotices } from '../platform/change-notices.js'
+import type { SearchContextStore } from '../platform/directory-search/search-context-store.js'
+import type { Clock } from '../platform/events.js'
+import type { IdempotencyStore } from '../platform/idempotency-store.js'
 import { CachedSessionStore } from '../platform/sessions/cached-session-store.js'
+import type { LicenseStore } from '../platform/sessions/license-store.js'
 import type { SessionStoreTiming } from '../platform/sessions/session-record.js'
+import type { SessionStore } from '../platform/sessions/session-store.js'
+import type { SubscriptionEventLog } from '../platform/subscriptions/subscription-event-log.js'
+import type { SubscriptionStore } from '../platform/subscriptions/subscription-store.js'
+import type { SupervisionStore } from '../platform/subscriptions/supervision-store.js'
+import type { PlatformHealthStore } from '../platform/system/platform-health-store.js'
 import { MemoryChangeNotices } from './memory/memory-change-notices.js'
 import {
   type IdempotencyTiming,

@@ -6,7 +6,8 @@
  * closed, the sweep ran or a PUT raced another.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { SubscriptionStore, SupervisionStore } from '../../src/platform/ports.js'
+import type { SubscriptionStore } from '../../src/platform/subscriptions/subscription-store.js'
+import type { SupervisionStore } from '../../src/platform/subscriptions/supervision-store.js'
 import { MemorySubscriptionStore } from '../../src/storage/memory/memory-subscription-store.js'
 import { MemorySupervisionStore } from '../../src/storage/memory/memory-supervision-store.js'
 import { RedisSubscriptionStore } from '../../src/storage/redis/redis-subscription-store.js'

@@ -7,12 +7,9 @@
 import { type Kysely, sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { callChanges } from '../../src/platform/telephony/call-changes.js'
+import { withCalls } from '../../src/platform/telephony/call-index.js'
 import { EngineFencedError } from '../../src/platform/telephony/engine-fenced-error.js'
-import {
-  type CallRecord,
-  type TelephonyState,
-  withCalls,
-} from '../../src/platform/telephony/telephony-state.js'
+import type { CallRecord, TelephonyState } from '../../src/platform/telephony/telephony-state.js'
 import { SingleNodeEngineLease } from '../../src/storage/memory/single-node-engine-lease.js'
 import { type CallDatabase, callTables, openDatabase } from '../../src/storage/sql/database.js'
 import { ENGINE_LEASE_NAME, fenceOf } from '../../src/storage/sql/engine-fence.js'

@@ -5,7 +5,8 @@
  */
 import type { Kysely } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { type TelephonyState, withCalls } from '../../src/platform/telephony/telephony-state.js'
+import { withCalls } from '../../src/platform/telephony/call-index.js'
+import type { TelephonyState } from '../../src/platform/telephony/telephony-state.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import {
   type CallDatabase,

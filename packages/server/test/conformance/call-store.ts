@@ -1,13 +1,12 @@
 /** The behaviour every CallStore adapter must show, run once per adapter by its test file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { CallStore } from '../../src/platform/ports.js'
 import { callChanges } from '../../src/platform/telephony/call-changes.js'
+import { allCalls, withCalls } from '../../src/platform/telephony/call-index.js'
+import type { CallStore } from '../../src/platform/telephony/call-store.js'
 import {
-  allCalls,
   type CallRecord,
   callOf,
   type TelephonyState,
-  withCalls,
 } from '../../src/platform/telephony/telephony-state.js'
 
 /** A fresh, empty store, and, for durable adapters, a way to open its storage again after close(). */

@@ -5,7 +5,7 @@
  * its connection came back.
  */
 import { describe, expect, it, vi } from 'vitest'
-import { EVERY_KEY } from '../../src/platform/ports.js'
+import { EVERY_KEY } from '../../src/platform/change-notices.js'
 import {
   MemoryChangeNotices,
   MemoryNoticeHub,

@@ -3,7 +3,11 @@
  * cluster (on Redis two clients with their own node ids), each announcing and following.
  */
 import { afterEach, expect, it, vi } from 'vitest'
-import { type ChangeNotices, type ChangeTopic, EVERY_KEY } from '../../src/platform/ports.js'
+import {
+  type ChangeNotices,
+  type ChangeTopic,
+  EVERY_KEY,
+} from '../../src/platform/change-notices.js'
 
 /** Two nodes of one cluster, and a way to close what the case opened. */
 export interface ChangeNoticesUnderTest {

@@ -4,7 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ComRecordDraft, StoredComRecord } from '../../src/platform/comlog/com-record.js'
-import type { CallStore, ComlogStore } from '../../src/platform/ports.js'
+import type { ComlogStore } from '../../src/platform/comlog/comlog-store.js'
+import type { CallStore } from '../../src/platform/telephony/call-store.js'
 import { initialState } from '../../src/platform/telephony/telephony-state.js'
 
 /** A fresh, empty log, and, for durable adapters, a way to open it again after close(). */

@@ -1,12 +1,12 @@
 /** The behaviour every DirectoryStore adapter must show, run once per adapter by its test file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Revision } from '../../src/platform/change-notices.js'
 import type { DirectorySettings, StoredAccount } from '../../src/platform/directory/account.js'
 import type {
   DirectorySnapshot,
   DirectoryStore,
-  Revision,
   StoredDirectory,
-} from '../../src/platform/ports.js'
+} from '../../src/platform/directory/directory-store.js'
 
 /** A fresh, empty store, and, for durable adapters, a way to open its storage again after close(). */
 export interface DirectoryStoreUnderTest {

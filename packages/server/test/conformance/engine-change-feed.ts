@@ -4,7 +4,11 @@
  * dropped and a new history started; followers handed new batches without polling, and closed.
  */
 import { expect, it } from 'vitest'
-import type { EngineBatch, EngineBatchPage, EngineChangeFeed } from '../../src/platform/ports.js'
+import type {
+  EngineBatch,
+  EngineBatchPage,
+  EngineChangeFeed,
+} from '../../src/platform/telephony/engine-change-feed.js'
 
 /** A feed to test: `other` is another node's view of the same feed (the same one where there is no other). */
 export interface EngineChangeFeedHandle {

@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis'
 import { describe, expect, it } from 'vitest'
-import type { EngineCommandQueue } from '../../src/platform/ports.js'
+import type { EngineCommandQueue } from '../../src/platform/telephony/engine-command-queue.js'
 import { MemoryEngineCommandQueue } from '../../src/storage/memory/memory-engine-command-queue.js'
 import {
   ENGINE_COMMANDS_KEY,

@@ -7,7 +7,7 @@
  */
 import { expect, it } from 'vitest'
 import { PlatformError } from '../../src/platform/platform-error.js'
-import type { EngineCommandQueue } from '../../src/platform/ports.js'
+import type { EngineCommandQueue } from '../../src/platform/telephony/engine-command-queue.js'
 import type {
   EngineAnswer,
   EngineRequest,

@@ -1,6 +1,6 @@
 /** The behaviour every EngineLease adapter must show on its own, run once per adapter by its test file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { EngineLease } from '../../src/platform/ports.js'
+import type { EngineLease } from '../../src/platform/telephony/engine-lease.js'
 
 export function engineLeaseConformance(name: string, create: () => Promise<EngineLease>): void {
   describe(`EngineLease conformance: ${name}`, () => {

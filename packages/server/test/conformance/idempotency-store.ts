@@ -5,7 +5,7 @@
  * its retention.
  */
 import { expect, it } from 'vitest'
-import type { IdempotencyStore, IdempotentOutcome } from '../../src/platform/ports.js'
+import type { IdempotencyStore, IdempotentOutcome } from '../../src/platform/idempotency-store.js'
 import type { IdempotencyTiming } from '../../src/storage/memory/memory-idempotency-store.js'
 
 /** A store to test, and how to release it. */

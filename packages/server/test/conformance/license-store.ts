@@ -6,7 +6,7 @@
  */
 import type { UserRight } from '@openness/wire'
 import { expect, it } from 'vitest'
-import type { LicenseStore } from '../../src/platform/ports.js'
+import type { LicenseStore } from '../../src/platform/sessions/license-store.js'
 
 /** A store to test, and what the suite looks at beside the port. */
 export interface LicenseStoreHandle {

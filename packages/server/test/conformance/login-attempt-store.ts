@@ -5,8 +5,8 @@
  * many nodes, at most `lockAfterFailures` of them get their password checked.
  */
 import { expect, it } from 'vitest'
+import type { LoginAttemptStore } from '../../src/platform/auth/login-attempt-store.js'
 import type { ThrottlePolicy, ThrottleVerdict } from '../../src/platform/auth/login-throttle.js'
-import type { LoginAttemptStore } from '../../src/platform/ports.js'
 
 /** A store to test, and what the suite looks at beside the port. */
 export interface LoginAttemptStoreHandle {

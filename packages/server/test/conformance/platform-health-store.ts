@@ -1,6 +1,9 @@
 /** The PlatformHealthStore conformance suite (style guide 6): every adapter passes the same cases. */
 import { expect, it } from 'vitest'
-import type { PlatformHealth, PlatformHealthStore } from '../../src/platform/ports.js'
+import type {
+  PlatformHealth,
+  PlatformHealthStore,
+} from '../../src/platform/system/platform-health-store.js'
 
 /** A store to test, and how to release it. */
 export interface PlatformHealthStoreHandle {

@@ -1,7 +1,8 @@
 /** The RoutingStore conformance suite (style guide 6): every adapter passes the same cases. */
 import { expect, it } from 'vitest'
-import type { Revision, RoutingStore } from '../../src/platform/ports.js'
+import type { Revision } from '../../src/platform/change-notices.js'
 import type { RoutingProfile } from '../../src/platform/routing/routing-profile.js'
+import type { RoutingStore } from '../../src/platform/routing/routing-store.js'
 
 /** A store to test, and how to release it. */
 export interface RoutingStoreHandle {

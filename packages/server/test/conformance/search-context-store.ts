@@ -5,7 +5,8 @@
  */
 import { expect, it } from 'vitest'
 import type { SearchContext } from '../../src/platform/directory-search/search-context.js'
-import type { Clock, SearchContextStore } from '../../src/platform/ports.js'
+import type { SearchContextStore } from '../../src/platform/directory-search/search-context-store.js'
+import type { Clock } from '../../src/platform/events.js'
 
 /** A store to test, and how to release it. */
 export interface SearchContextStoreHandle {

@@ -3,12 +3,12 @@
  * `now` driving every expiry, as a virtual clock would.
  */
 import { expect, it } from 'vitest'
-import type { SessionStore } from '../../src/platform/ports.js'
 import type {
   SessionDraft,
   SessionRecord,
   SessionStoreTiming,
 } from '../../src/platform/sessions/session-record.js'
+import type { SessionStore } from '../../src/platform/sessions/session-store.js'
 
 /** A store to test, and what the suite looks at beside the port. */
 export interface SessionStoreHandle {

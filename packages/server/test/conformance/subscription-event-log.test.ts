@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import { describe, expect, it, vi } from 'vitest'
-import type { EventLogPage } from '../../src/platform/ports.js'
+import type { EventLogPage } from '../../src/platform/subscriptions/subscription-event-log.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
 import type { RedisEventLogWatcherOptions } from '../../src/storage/redis/redis-event-log-watcher.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'

@@ -5,7 +5,10 @@
  * woken without polling.
  */
 import { expect, it } from 'vitest'
-import type { EventLogWatcher, SubscriptionEventLog } from '../../src/platform/ports.js'
+import type {
+  EventLogWatcher,
+  SubscriptionEventLog,
+} from '../../src/platform/subscriptions/subscription-event-log.js'
 import { DEFAULT_QUEUE_CAPACITY } from '../../src/storage/memory/memory-event-queue.js'
 
 /** A log to test, and what the suite needs around it. */

@@ -3,12 +3,12 @@
  * caller's `now` driving every expiry, and, where the adapter has two connections, the second as another node.
  */
 import { expect, it, vi } from 'vitest'
-import type { SubscriptionStore } from '../../src/platform/ports.js'
 import type {
   SubscriptionChange,
   SubscriptionDraft,
   SubscriptionFilterRecord,
 } from '../../src/platform/subscriptions/subscription-record.js'
+import type { SubscriptionStore } from '../../src/platform/subscriptions/subscription-store.js'
 import { subscriptionDraft } from '../support/subscription-fixtures.js'
 
 /** A store to test, and what the suite looks at beside the port. */

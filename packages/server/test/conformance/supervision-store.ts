@@ -5,7 +5,7 @@
  * step that changes the count, however many subscriptions change at once on however many nodes.
  */
 import { expect, it } from 'vitest'
-import type { SupervisionStore } from '../../src/platform/ports.js'
+import type { SupervisionStore } from '../../src/platform/subscriptions/supervision-store.js'
 
 /** A store to test, and what the suite looks at beside the port. */
 export interface SupervisionStoreHandle {

@@ -1,7 +1,7 @@
 /** The behaviour every VoicemailStore adapter must show, run once per adapter by its test file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { VoicemailStore } from '../../src/platform/ports.js'
 import type { VoiceMessageDraft } from '../../src/platform/voicemail/voice-message.js'
+import type { VoicemailStore } from '../../src/platform/voicemail/voicemail-store.js'
 
 /** A fresh, empty store, and, for durable adapters, a way to open it again after close(). */
 export interface VoicemailStoreUnderTest {

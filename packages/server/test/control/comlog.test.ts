@@ -1,6 +1,6 @@
 /** The control plane's view of a user's communication log: read it, clear it (docs/control-plane.md). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { expectRestError } from '../support/assertions.js'
 import { openSession } from '../support/test-service.js'
 import { AUTH, type ControlService, startControlService } from './control-fixture.js'

@@ -6,7 +6,7 @@ import { buildControlApp, type ControlAppOptions } from '../../src/control/contr
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
 import { Directory } from '../../src/platform/directory/directory.js'
 import { importDirectory } from '../../src/platform/directory/directory-import.js'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { RoutingService } from '../../src/platform/routing/routing-service.js'
 import { DirectoryTelephony } from '../../src/platform/telephony/directory-telephony.js'
 import { readDirectoryFile } from '../../src/storage/file/directory-file.js'

@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { JournalRecord, RequestDraft } from '../../src/platform/journal/journal-entry.js'
-import type { JournalStore } from '../../src/platform/ports.js'
+import type { JournalStore } from '../../src/platform/journal/journal-store.js'
 import { MemoryJournalStore } from '../../src/storage/memory/memory-journal-store.js'
 import { RedisJournalStore } from '../../src/storage/redis/redis-journal-store.js'
 import { describeWithRedis } from '../support/redis.js'

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { SubscriptionEventLog } from '../../src/platform/ports.js'
+import type { SubscriptionEventLog } from '../../src/platform/subscriptions/subscription-event-log.js'
 import { MemorySubscriptionEventLog } from '../../src/storage/memory/memory-subscription-event-log.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
 import {

@@ -6,7 +6,10 @@
  * subscriptions; webhooks sent by the node that holds them, handed over without a repeat; detach.
  */
 import { afterEach, expect, it } from 'vitest'
-import type { EventAppend, SubscriptionEventLog } from '../../src/platform/ports.js'
+import type {
+  EventAppend,
+  SubscriptionEventLog,
+} from '../../src/platform/subscriptions/subscription-event-log.js'
 import type { SubscriptionRecord } from '../../src/platform/subscriptions/subscription-record.js'
 import {
   aliceEvent,

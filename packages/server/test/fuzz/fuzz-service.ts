@@ -9,7 +9,7 @@
 import type { PartyInfo } from '@openness/wire'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
-import { allCalls } from '../../src/platform/telephony/telephony-state.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import type { RunningPlatform } from '../../src/service.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 import type { FuzzOperation } from './fuzz-operations.js'

@@ -5,7 +5,7 @@
  */
 import { ComRecord, ComRecords, EventSummary } from '@openness/wire'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { expectRestError, expectSchema } from '../support/assertions.js'
 import { startTelephonyTest, T, type TelephonyTest } from './telephony/support.js'
 

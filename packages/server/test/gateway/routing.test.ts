@@ -16,7 +16,7 @@ import {
 } from '@openness/wire'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { expectRestError, expectSchema } from '../support/assertions.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 import { connections } from '../telephony/support.js'

@@ -5,7 +5,7 @@
  */
 import { Mailboxes, MailboxInfo, SessionInfo, VoiceMessages } from '@openness/wire'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { readWav } from '../../src/platform/voicemail/wav-audio.js'
 import { expectRestError, expectSchema } from '../support/assertions.js'
 import { type Login, startTelephonyTest, T, type TelephonyTest } from './telephony/support.js'

@@ -6,7 +6,7 @@
  * missing without a notice naming it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
 import { LoopbackService } from '../support/loopback-service.js'
 import { openSession } from '../support/test-service.js'

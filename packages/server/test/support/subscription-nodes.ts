@@ -6,15 +6,11 @@
  */
 import type { SubscriptionRequest } from '@openness/wire'
 import type { Directory } from '../../src/platform/directory/directory.js'
-import type {
-  Clock,
-  SubscriptionDelivery,
-  SubscriptionStore,
-  SupervisionStore,
-} from '../../src/platform/ports.js'
+import type { Clock } from '../../src/platform/events.js'
 import { Session } from '../../src/platform/sessions/session.js'
 import type { Subscription } from '../../src/platform/subscriptions/subscription.js'
 import { followSubscriptionChanges } from '../../src/platform/subscriptions/subscription-change-follower.js'
+import type { SubscriptionDelivery } from '../../src/platform/subscriptions/subscription-delivery.js'
 import {
   SubscriptionManager,
   type SubscriptionManagerOptions,
@@ -23,6 +19,8 @@ import type {
   SubscriptionChangeFollower,
   SubscriptionRecord,
 } from '../../src/platform/subscriptions/subscription-record.js'
+import type { SubscriptionStore } from '../../src/platform/subscriptions/subscription-store.js'
+import type { SupervisionStore } from '../../src/platform/subscriptions/supervision-store.js'
 
 /** The users a directory of the tests knows, each holding TELEPHONY_ADVANCED. */
 const USERS = ['alice', 'bob', 'carol', 'dave']

@@ -4,13 +4,13 @@
  * (`loseTerm`, as a lost database connection would); the node that waited longest then owns the engine, under
  * the next epoch. `fencedStore` refuses the saves of a term that ended, as the PostgreSQL fence does.
  */
+import type { CallStore } from '../../src/platform/telephony/call-store.js'
+import { EngineFencedError } from '../../src/platform/telephony/engine-fenced-error.js'
 import type {
-  CallStore,
   EngineLease,
   EngineOwnership,
   EngineOwnershipLoss,
-} from '../../src/platform/ports.js'
-import { EngineFencedError } from '../../src/platform/telephony/engine-fenced-error.js'
+} from '../../src/platform/telephony/engine-lease.js'
 import { EngineTerm } from '../../src/storage/engine-term.js'
 
 interface Waiting {

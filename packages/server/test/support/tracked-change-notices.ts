@@ -2,7 +2,11 @@
  * A node's ChangeNotices that tells a test when the node has applied a notice (its follower's reload settled),
  * so that tests of several nodes wait for exactly that rather than for a time.
  */
-import type { ChangeFollower, ChangeNotices, ChangeTopic } from '../../src/platform/ports.js'
+import type {
+  ChangeFollower,
+  ChangeNotices,
+  ChangeTopic,
+} from '../../src/platform/change-notices.js'
 
 interface Waiter {
   topic: ChangeTopic

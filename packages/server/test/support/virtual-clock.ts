@@ -1,5 +1,5 @@
 /** A clock tests drive: time moves only when the test advances it, and due timers then fire in order. */
-import type { Clock, Timer } from '../../src/platform/ports.js'
+import type { Clock, Timer } from '../../src/platform/events.js'
 
 interface Scheduled {
   at: number

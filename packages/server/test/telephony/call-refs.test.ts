@@ -3,14 +3,12 @@
  * their uniqueness, the key kept in the state, and the order of the calls, which no longer follows them.
  */
 import { describe, expect, it } from 'vitest'
-import type { CallChanges, EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
+import type { CallChanges } from '../../src/platform/telephony/call-changes.js'
+import { allCalls, withCalls } from '../../src/platform/telephony/call-index.js'
 import { callRefOf, newCallRefKey } from '../../src/platform/telephony/call-refs.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
-import {
-  allCalls,
-  type EngineCommand,
-  withCalls,
-} from '../../src/platform/telephony/telephony-state.js'
+import type { EngineCommand } from '../../src/platform/telephony/telephony-state.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { devicesOf, FOUR_PEOPLE, telephonyDirectoryOf } from '../support/telephony-people.js'
 import { VirtualClock } from '../support/virtual-clock.js'

@@ -1,7 +1,7 @@
 /** Call back requests: on a ringing call, from an idle device; the callee's list, deleting one or all. */
 import { describe, expect, it } from 'vitest'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import { incomingCallbacks } from '../../src/platform/telephony/operations/callbacks.js'
-import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import { connections, eventsOf, FeatureWorld, namesOf, OUTSIDE, userParty } from './support.js'
 
 describe('callback request on a ringing call', () => {

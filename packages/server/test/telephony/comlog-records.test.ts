@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { CallLogRecorder } from '../../src/platform/comlog/call-log-recorder.js'
 import type { ComRecordDraft } from '../../src/platform/comlog/com-record.js'
 import type { RoutingLookup, RoutingProfile } from '../../src/platform/routing/routing-profile.js'
-import type { EngineResult } from '../../src/platform/telephony/call-engine.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
+import type { EngineResult } from '../../src/platform/telephony/engine-operation.js'
 import type {
   OutsideBehaviour,
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
-import { allCalls, type EngineCommand } from '../../src/platform/telephony/telephony-state.js'
+import type { EngineCommand } from '../../src/platform/telephony/telephony-state.js'
 import { FeatureWorld, featureDirectory, OUTSIDE_PREFIX } from './support.js'
 
 const BUSY = '0155660005'

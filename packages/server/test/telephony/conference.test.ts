@@ -3,10 +3,10 @@
  * query (operations/conference.ts; docs/call-model.md, "Consultation, transfer and conference").
  */
 import { describe, expect, it } from 'vitest'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { PlatformError } from '../../src/platform/platform-error.js'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import { listParticipants } from '../../src/platform/telephony/operations/conference.js'
-import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import { ALICE_SOFTPHONE, connections, directory, FeatureWorld, seen, World } from './support.js'
 
 /** alice (1001) talks to bob (1002), consults carol (1003) who answers, and merges the two calls. */

@@ -4,7 +4,8 @@
  * forgets it, moves a device to its new user, and does nothing when the engine has the devices already.
  */
 import { describe, expect, it } from 'vitest'
-import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
+import { callOf } from '../../src/platform/telephony/telephony-state.js'
 import { connections, seen, World } from './support.js'
 
 describe('userDevices', () => {

@@ -6,15 +6,13 @@
  * caught under way is run by the next owner; a stop gives the engine up. A virtual clock drives time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
 import { PlatformError } from '../../src/platform/platform-error.js'
-import type {
-  CallStore,
-  EngineChangeFeed,
-  EngineCommandQueue,
-  EngineOwnership,
-  EventSink,
-  PlatformEvent,
-} from '../../src/platform/ports.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
+import type { CallStore } from '../../src/platform/telephony/call-store.js'
+import type { EngineChangeFeed } from '../../src/platform/telephony/engine-change-feed.js'
+import type { EngineCommandQueue } from '../../src/platform/telephony/engine-command-queue.js'
+import type { EngineOwnership } from '../../src/platform/telephony/engine-lease.js'
 import {
   DEFAULT_RETRY_MS,
   type EngineNode,
@@ -22,7 +20,6 @@ import {
 } from '../../src/platform/telephony/engine-node.js'
 import type { EngineRequest } from '../../src/platform/telephony/engine-request.js'
 import {
-  allCalls,
   callOf,
   type EngineCommand,
   type TelephonyState,

@@ -10,10 +10,10 @@
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { clusterEngineAdapters } from '../../src/cluster-engine-adapters.js'
-import type { EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import type { EngineNode } from '../../src/platform/telephony/engine-node.js'
 import {
-  allCalls,
   callOf,
   type EngineCommand,
   type TelephonyState,

@@ -5,8 +5,9 @@
  * side; devices hang up, go out of service.
  */
 import { describe, expect, it } from 'vitest'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
-import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
+import { callOf } from '../../src/platform/telephony/telephony-state.js'
 import { connections, FeatureWorld, featureDirectory, namesOf, seen } from './support.js'
 
 /** Public numbers are this prefix followed by an extension. */

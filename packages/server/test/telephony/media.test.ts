@@ -1,7 +1,8 @@
 /** Recording, DTMF, associated data, device move, mute, and the telephonic state. */
 import { describe, expect, it } from 'vitest'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import { telephonicState } from '../../src/platform/telephony/operations/media.js'
-import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
+import { callOf } from '../../src/platform/telephony/telephony-state.js'
 import {
   ALICE_SOFTPHONE,
   connections,

@@ -4,11 +4,11 @@
  * the same parties told what to do (the control plane's commands). Exact events of the internal user.
  */
 import { describe, expect, it } from 'vitest'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import type {
   OutsideBehaviour,
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
-import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import {
   connections,
   FeatureWorld,

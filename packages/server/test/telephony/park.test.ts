@@ -1,6 +1,7 @@
 /** Park and unpark, with and without a target device, and the park timeout recall. */
 import { describe, expect, it } from 'vitest'
-import { allCalls, callOf } from '../../src/platform/telephony/telephony-state.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
+import { callOf } from '../../src/platform/telephony/telephony-state.js'
 import { ALICE_SOFTPHONE, connections, eventsOf, FeatureWorld, namesOf } from './support.js'
 
 const PARK_TIMEOUT = 60_000

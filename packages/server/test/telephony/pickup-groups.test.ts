@@ -3,8 +3,8 @@
  * of cases, each asserting the answer (the refusal's type and message), the events and the state.
  */
 import { describe, expect, it } from 'vitest'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { PlatformError } from '../../src/platform/platform-error.js'
-import type { PlatformEvent } from '../../src/platform/ports.js'
 import { execute } from '../../src/platform/telephony/call-engine.js'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
 import type { EngineCommand } from '../../src/platform/telephony/telephony-state.js'

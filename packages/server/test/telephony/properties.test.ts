@@ -13,14 +13,15 @@
 import type { Call, Leg, MediaState, Participant, UserState } from '@openness/wire'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { PlatformError } from '../../src/platform/platform-error.js'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import { execute } from '../../src/platform/telephony/call-engine.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
+import { callView } from '../../src/platform/telephony/call-view.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
-  execute,
-} from '../../src/platform/telephony/call-engine.js'
-import { callView } from '../../src/platform/telephony/call-view.js'
+} from '../../src/platform/telephony/engine-operation.js'
 import {
   CONNECTION_INITIAL_STATES,
   canTransition,
@@ -32,7 +33,6 @@ import type {
   TelephonyDirectory,
 } from '../../src/platform/telephony/telephony-directory.js'
 import {
-  allCalls,
   type Connection,
   callCount,
   callOf,

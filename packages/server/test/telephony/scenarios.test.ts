@@ -5,13 +5,13 @@
  * party, release of a conference, and the participant query. See docs/call-model.md, "Scenario coverage".
  */
 import { describe, expect, it } from 'vitest'
-import type { PlatformEvent } from '../../src/platform/ports.js'
+import type { PlatformEvent } from '../../src/platform/events.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import {
   getParticipant,
   listParticipants,
 } from '../../src/platform/telephony/operations/conference.js'
 import type { TelephonyDirectory } from '../../src/platform/telephony/telephony-directory.js'
-import { allCalls } from '../../src/platform/telephony/telephony-state.js'
 import {
   connections,
   directory,

@@ -3,16 +3,16 @@
  * the outside-line prefix 0, with helpers to run commands and read the events each user receives.
  */
 import { expect } from 'vitest'
+import type { PlatformEvent } from '../../src/platform/events.js'
 import { PlatformError } from '../../src/platform/platform-error.js'
-import type { PlatformEvent } from '../../src/platform/ports.js'
 import type { RoutingLookup } from '../../src/platform/routing/routing-profile.js'
+import { execute } from '../../src/platform/telephony/call-engine.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
   type EngineResult,
   type EngineSettings,
-  execute,
-} from '../../src/platform/telephony/call-engine.js'
+} from '../../src/platform/telephony/engine-operation.js'
 import type {
   CallFeatures,
   PartyPerson,

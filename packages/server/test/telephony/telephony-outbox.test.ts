@@ -5,7 +5,7 @@
  * once, in order, even when the owner that stored the batch died before its appends.
  */
 import { describe, expect, it } from 'vitest'
-import type { EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
 import { eventOrigin } from '../../src/platform/telephony/event-origin.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
 import type { EngineCommand } from '../../src/platform/telephony/telephony-state.js'

@@ -8,13 +8,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
-import type { CallStore, EventSink, PlatformEvent } from '../../src/platform/ports.js'
+import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
 import { callRefOf } from '../../src/platform/telephony/call-refs.js'
+import type { CallStore } from '../../src/platform/telephony/call-store.js'
 import { answerOn } from '../../src/platform/telephony/engine-owner-term.js'
 import { TelephonyService } from '../../src/platform/telephony/telephony-service.js'
 import {
   ANSWERED_REQUESTS_KEPT,
-  allCalls,
   callOf,
   type EngineCommand,
   initialState,

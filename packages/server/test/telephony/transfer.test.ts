@@ -4,7 +4,8 @@
  * the resulting state.
  */
 import { describe, expect, it } from 'vitest'
-import { allCalls, callOf, withCalls } from '../../src/platform/telephony/telephony-state.js'
+import { allCalls, withCalls } from '../../src/platform/telephony/call-index.js'
+import { callOf } from '../../src/platform/telephony/telephony-state.js'
 import { connections, FeatureWorld, OUTSIDE, seen, World } from './support.js'
 
 /** alice (1001) talks to bob (1002), puts him on hold by calling carol (1003), and carol answers. */

@@ -4,8 +4,10 @@
  * receives, event by event and field by field.
  */
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_ENGINE_SETTINGS, execute } from '../../src/platform/telephony/call-engine.js'
-import { allCalls, initialState } from '../../src/platform/telephony/telephony-state.js'
+import { execute } from '../../src/platform/telephony/call-engine.js'
+import { allCalls } from '../../src/platform/telephony/call-index.js'
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/platform/telephony/engine-operation.js'
+import { initialState } from '../../src/platform/telephony/telephony-state.js'
 import { devicesOf, type TestPerson, telephonyDirectoryOf } from '../support/telephony-people.js'
 import { TEST_CALL_REF_KEY } from './support.js'
 

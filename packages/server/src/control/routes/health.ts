@@ -7,7 +7,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../gateway/error-responses.js'
 import { PlatformError } from '../../platform/platform-error.js'
-import type { PlatformHealth } from '../../platform/ports.js'
+import type { PlatformHealth } from '../../platform/system/platform-health-store.js'
 import {
   MAX_LICENSE_DAYS,
   type SystemStatusService,

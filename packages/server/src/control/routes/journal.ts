@@ -8,9 +8,9 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { errorResponses } from '../../gateway/error-responses.js'
 import { JOURNAL_OFF, type Journal } from '../../platform/journal/journal.js'
 import { filterOf, QUERY_FIELDS, queryOf } from '../../platform/journal/journal-filter.js'
+import type { JournalFollower } from '../../platform/journal/journal-store.js'
 import { verificationOf, verify } from '../../platform/journal/journal-verify.js'
 import { PlatformError } from '../../platform/platform-error.js'
-import type { JournalFollower } from '../../platform/ports.js'
 import {
   JournalEntry,
   JournalPage,

@@ -15,8 +15,8 @@ import type {
 import { type TSchema, Type } from 'typebox'
 import { errorResponses } from '../../gateway/error-responses.js'
 import { PlatformError } from '../../platform/platform-error.js'
+import type { CommandResult } from '../../platform/telephony/telephony.js'
 import type { TelephonyQueries } from '../../platform/telephony/telephony-queries.js'
-import type { CommandResult } from '../../platform/telephony/telephony-service.js'
 import type { EngineCommand } from '../../platform/telephony/telephony-state.js'
 
 /** The control plane's Fastify instance. */

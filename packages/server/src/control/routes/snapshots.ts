@@ -5,7 +5,7 @@
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../gateway/error-responses.js'
-import type { SnapshotInfo } from '../../platform/ports.js'
+import type { SnapshotInfo } from '../../platform/sandbox/platform-image-store.js'
 import type { PlatformStates } from '../../platform/sandbox/platform-states.js'
 import { isoTime } from './route-support.js'
 

@@ -17,7 +17,7 @@ import type {
   RouteOptions,
 } from 'fastify'
 import fp from 'fastify-plugin'
-import type { IdempotentOutcome } from '../../platform/ports.js'
+import type { IdempotentOutcome } from '../../platform/idempotency-store.js'
 import { API_V1_PATH } from '../base-urls.js'
 import { restErrorInfoRef } from '../error-responses.js'
 import type { GatewayPlatform } from '../platform.js'

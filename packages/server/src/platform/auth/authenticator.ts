@@ -5,8 +5,9 @@
  * attempts"), so that a burst of guesses, on one node or many, gets at most the lock threshold checked.
  */
 import type { Directory } from '../directory/directory.js'
+import type { Clock } from '../events.js'
 import { type LoginMetrics, NO_LOGIN_METRICS } from '../platform-metrics.js'
-import type { Clock, LoginAttemptStore } from '../ports.js'
+import type { LoginAttemptStore } from './login-attempt-store.js'
 import {
   DEFAULT_ADDRESS_POLICY,
   DEFAULT_LOGIN_POLICY,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Clock } from '../ports.js'
+import type { Clock } from '../events.js'
 import { VerifiedPasswords } from './verified-passwords.js'
 
 function clockAt(start: number): Clock & { advance(ms: number): void } {

@@ -8,7 +8,7 @@
  * directory then forgets it, whichever node the change was made on.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Clock } from '../ports.js'
+import type { Clock } from '../events.js'
 
 /** How long a verification is kept by default, seconds (PASSWORD_CACHE_TTL). */
 export const DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS = 600

@@ -15,8 +15,8 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import type { PlatformEvent } from '../events.js'
 import { IsoDateFormatter } from '../iso-date.js'
-import type { PlatformEvent } from '../ports.js'
 import type { TelephonyDirectory } from '../telephony/telephony-directory.js'
 import type { CallRecord } from '../telephony/telephony-state.js'
 import { type ComRecordDraft, isMissed } from './com-record.js'

@@ -5,10 +5,11 @@
  * user's records: a record of another user is not found.
  */
 import type { ComRecord } from '@openness/wire'
+import type { EventSink } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { ComlogStore, EventSink } from '../ports.js'
 import type { Committed } from '../telephony/telephony-service.js'
 import type { ComRecordChange, ComRecordFilter, ComRecordPage } from './com-record.js'
+import type { ComlogStore } from './comlog-store.js'
 import type { EventSummaryService } from './event-summary.js'
 
 export class ComlogService {

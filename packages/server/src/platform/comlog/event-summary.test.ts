@@ -1,6 +1,6 @@
 /** The event summary's refreshes: published only when a counter changed; a failed one is reported, not lost silently. */
 import { describe, expect, it } from 'vitest'
-import type { PlatformEvent } from '../ports.js'
+import type { PlatformEvent } from '../events.js'
 import { EventSummaryService } from './event-summary.js'
 
 function summaryWith(missed: () => Promise<number>) {

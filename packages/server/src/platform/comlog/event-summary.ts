@@ -5,7 +5,7 @@
  * from the one last published to the user, so an event always means a counter changed.
  */
 import type { EventSummary } from '@openness/wire'
-import type { EventSink } from '../ports.js'
+import type { EventSink } from '../events.js'
 
 /**
  * Where the counters come from. Each feature keeps its own; the summary only reads them. Voice mail

@@ -6,8 +6,8 @@
  */
 import type { DirectoryContact, SearchResult } from '@openness/wire'
 import { MAX_SEARCH_LIMIT } from '@openness/wire'
+import type { Clock } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, SearchContextStore } from '../ports.js'
 import { parseCriterion } from './criterion.js'
 import type { DirectoryIndex } from './directory-index.js'
 import {
@@ -18,6 +18,7 @@ import {
   SEARCH_IDLE_MS,
   type SearchContext,
 } from './search-context.js'
+import type { SearchContextStore } from './search-context-store.js'
 
 /** Who asks: the session, and the user its search acts for. */
 export interface SearchOwner {

@@ -4,8 +4,8 @@
  */
 import type { ClirMode, UserPreferences } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
+import type { Clock } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock } from '../ports.js'
 import type { StoredAccount, UserAccount } from './account.js'
 import {
   type DirectoryChange,

@@ -4,8 +4,8 @@
  * change at a time: the account deleted, each account stored and indexed in order, then each event.
  */
 import type { User, UserPreferences } from '@openness/wire'
+import type { PlatformEvent } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { PlatformEvent } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserAccount } from './account.js'
 
 /** What a change is planned on: the directory as it is when the change runs (the Directory). */

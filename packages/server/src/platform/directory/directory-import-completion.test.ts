@@ -8,10 +8,11 @@ import { testDocument } from '../../../test/support/directory-documents.js'
 import { openDatabase } from '../../storage/sql/database.js'
 import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
-import type { Clock, DirectorySnapshot, PlatformEvent } from '../ports.js'
+import type { Clock, PlatformEvent } from '../events.js'
 import type { UserAccount } from './account.js'
 import { Directory } from './directory.js'
 import { importDirectory, planImport } from './directory-import.js'
+import type { DirectorySnapshot } from './directory-store.js'
 import { type DirectoryImport, ImportAbandonedError } from './imported-passwords.js'
 
 const clock: Clock = {

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { parse } from 'yaml'
 import { PasswordHasher } from '../auth/password-hasher.js'
-import type { DirectorySnapshot } from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserRecord } from './account.js'
 import { validateDirectoryDocument } from './directory-document.js'
 import type { DirectoryDocument } from './directory-file-schema.js'
 import { importDirectory } from './directory-import.js'
+import type { DirectorySnapshot } from './directory-store.js'
 
 const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 })
 

@@ -5,7 +5,7 @@
  */
 import type { User, UserPreferences } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
-import type { DirectorySnapshot, Revision, StoredDirectory } from '../ports.js'
+import type { Revision } from '../change-notices.js'
 import type {
   AdministratorRecord,
   DirectorySettings,
@@ -19,6 +19,7 @@ import {
   type DirectoryDocument,
   type DirectoryUser,
 } from './directory-file-schema.js'
+import type { DirectorySnapshot, StoredDirectory } from './directory-store.js'
 import {
   type DirectoryImport,
   ImportedPasswords,

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../storage/sql/database.js'
 import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
-import type { Clock, DirectorySnapshot, EventSink, PlatformEvent } from '../ports.js'
+import type { Clock, EventSink, PlatformEvent } from '../events.js'
 import type { StoredAccount } from './account.js'
 import { Directory } from './directory.js'
 import {
@@ -22,6 +22,7 @@ import {
   DirectoryUserPatch,
 } from './directory-file-schema.js'
 import { importDirectory } from './directory-import.js'
+import type { DirectorySnapshot } from './directory-store.js'
 
 const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 })
 const WELL_FORMED_HASH = 'scrypt$1024$8$1$c2FsdA==$a2V5'

@@ -11,16 +11,12 @@ import { openDatabase } from '../../storage/sql/database.js'
 import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import { VerifiedPasswords } from '../auth/verified-passwords.js'
+import { EVERY_KEY } from '../change-notices.js'
 import { DirectoryIndex } from '../directory-search/directory-index.js'
-import {
-  type Clock,
-  type DirectorySnapshot,
-  EVERY_KEY,
-  type EventSink,
-  type StoredDirectory,
-} from '../ports.js'
+import type { Clock, EventSink } from '../events.js'
 import { Directory, type UserAccount } from './directory.js'
 import { importDirectory, planImport } from './directory-import.js'
+import type { DirectorySnapshot, StoredDirectory } from './directory-store.js'
 import type { DirectoryImport } from './imported-passwords.js'
 
 const clock: Clock = {

@@ -7,8 +7,8 @@
 import { isDeepStrictEqual } from 'node:util'
 import type { User } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
+import type { PlatformEvent } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { PlatformEvent } from '../ports.js'
 import type { UserAccount, UserRecord } from './account.js'
 import {
   type DirectoryChange,

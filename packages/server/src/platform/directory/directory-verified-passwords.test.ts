@@ -5,7 +5,7 @@ import { openDatabase } from '../../storage/sql/database.js'
 import { SqlDirectoryStore } from '../../storage/sql/sql-directory-store.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import { VerifiedPasswords } from '../auth/verified-passwords.js'
-import type { Clock } from '../ports.js'
+import type { Clock } from '../events.js'
 import { Directory } from './directory.js'
 import { importDirectory } from './directory-import.js'
 

@@ -19,25 +19,22 @@ import type {
 } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { VerifiedPasswords } from '../auth/verified-passwords.js'
+import { type ChangeNotices, EVERY_KEY, type Revision } from '../change-notices.js'
+import type { Clock, EventSink } from '../events.js'
 import { NoticesHeard } from '../notices-heard.js'
 import { PlatformError } from '../platform-error.js'
-import {
-  type AccountWrites,
-  type ChangeNotices,
-  type Clock,
-  type DirectorySnapshot,
-  type DirectoryStore,
-  EVERY_KEY,
-  type EventSink,
-  type Revision,
-  type StoredDirectory,
-} from '../ports.js'
 import type { DirectorySettings, StoredAccount, UserAccount } from './account.js'
 import { AccountChanges, SETTABLE_CLIR_MODES } from './account-changes.js'
 import type { DirectoryChange } from './directory-change.js'
 import type { DirectoryDevice } from './directory-file-schema.js'
 import { rebaseImport } from './directory-import.js'
 import { DirectoryProvisioning } from './directory-provisioning.js'
+import type {
+  AccountWrites,
+  DirectorySnapshot,
+  DirectoryStore,
+  StoredDirectory,
+} from './directory-store.js'
 import {
   type DirectoryImport,
   ImportedPasswords,

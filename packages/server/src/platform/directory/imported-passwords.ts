@@ -5,7 +5,8 @@
  * starts when first wanted (the account's login) or when the import is completed, whichever comes first.
  */
 import type { PasswordHasher } from '../auth/password-hasher.js'
-import type { DirectorySnapshot, Revision } from '../ports.js'
+import type { Revision } from '../change-notices.js'
+import type { DirectorySnapshot } from './directory-store.js'
 
 /** A password of the directory file still to hash, with the account's earlier hash that may verify it. */
 export interface PasswordToHash {

@@ -4,11 +4,13 @@
  * clock; read by filters, followed live, and verified against an ordered list of patterns. Recording never
  * waits and never throws: the gateway records after the answer is sent, the delivery as a queue takes an event.
  */
+
+import type { Clock, PlatformEvent } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, JournalFollower, JournalStore, PlatformEvent } from '../ports.js'
 import type { JournalDraft, JournalEntry, JournalRecord } from './journal-entry.js'
 import { shownEntry } from './journal-entry.js'
 import { type JournalFilter, type JournalQuery, matches } from './journal-filter.js'
+import type { JournalFollower, JournalStore } from './journal-store.js'
 
 /** A page of entries as `GET /journal` answers it. */
 export interface JournalAnswer {

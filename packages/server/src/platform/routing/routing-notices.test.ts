@@ -7,10 +7,12 @@ import { describe, expect, it, vi } from 'vitest'
 import { TrackedChangeNotices } from '../../../test/support/tracked-change-notices.js'
 import { MemoryChangeNotices, MemoryNoticeHub } from '../../storage/memory/memory-change-notices.js'
 import { MemoryRoutingStore } from '../../storage/memory/memory-routing-store.js'
+import { EVERY_KEY } from '../change-notices.js'
+import type { PlatformEvent } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import { EVERY_KEY, type PlatformEvent, type RoutingStore, type RoutingWrite } from '../ports.js'
 import type { RoutingProfile } from './routing-profile.js'
 import { RoutingService } from './routing-service.js'
+import type { RoutingStore, RoutingWrite } from './routing-store.js'
 
 const ALICE = { loginName: 'alice', hasMobile: true, hasVoicemail: true, hasAssociate: true }
 const BOB = { ...ALICE, loginName: 'bob' }

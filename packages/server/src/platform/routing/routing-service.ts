@@ -16,17 +16,10 @@ import type {
   RoutingErrorType,
   RoutingState,
 } from '@openness/wire'
+import { type ChangeNotices, EVERY_KEY, type Revision } from '../change-notices.js'
+import type { Clock, EventSink } from '../events.js'
 import { NoticesHeard } from '../notices-heard.js'
 import { PlatformError } from '../platform-error.js'
-import {
-  type ChangeNotices,
-  type Clock,
-  EVERY_KEY,
-  type EventSink,
-  type RevisedProfile,
-  type Revision,
-  type RoutingStore,
-} from '../ports.js'
 import type { Endpoint } from '../telephony/telephony-state.js'
 import {
   type ForwardTarget,
@@ -39,6 +32,7 @@ import {
   type RoutingProfile,
   routingStateOf,
 } from './routing-profile.js'
+import type { RevisedProfile, RoutingStore } from './routing-store.js'
 
 /** What routing needs to know of a user (routing-user.ts reads it from the directory). */
 export interface RoutingUser {

@@ -7,22 +7,22 @@
  * holds in memory of it, and gives the engine the image's calls, devices, timers and call backs through its
  * `restoreState` command. One reset, snapshot or restore runs at a time on a node.
  */
+
+import type { LoginAttemptStore } from '../auth/login-attempt-store.js'
+import { type ChangeNotices, EVERY_KEY } from '../change-notices.js'
+import type { ClockOffsetStore } from '../clock-offset-store.js'
+import type { DirectorySnapshot } from '../directory/directory-store.js'
+import type { Clock } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import {
-  type ChangeNotices,
-  type Clock,
-  type ClockOffsetStore,
-  type DirectorySnapshot,
-  EVERY_KEY,
-  type LoginAttemptStore,
-  type PlatformImage,
-  type PlatformImageStore,
-  type RestoredRows,
-  type SnapshotInfo,
-} from '../ports.js'
 import type { SessionCloseCause } from '../sessions/session-state.js'
 import { freshEngineState } from '../telephony/restored-state.js'
 import type { DeviceRecord, EngineCommand } from '../telephony/telephony-state.js'
+import type {
+  PlatformImage,
+  PlatformImageStore,
+  RestoredRows,
+  SnapshotInfo,
+} from './platform-image-store.js'
 
 /** A snapshot's name: what a path segment and a file name can both hold. */
 const SNAPSHOT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/

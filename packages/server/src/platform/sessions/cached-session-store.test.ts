@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest'
 import { TIMING } from '../../../test/conformance/session-store.js'
 import { MemoryChangeNotices, MemoryNoticeHub } from '../../storage/memory/memory-change-notices.js'
 import { MemorySessionStore } from '../../storage/memory/memory-session-store.js'
-import { EVERY_KEY, type SessionStore } from '../ports.js'
+import { EVERY_KEY } from '../change-notices.js'
 import { CachedSessionStore } from './cached-session-store.js'
+import type { SessionStore } from './session-store.js'
 
 const T0 = 1_700_000_000_000
 const TTL_MS = TIMING.timeToLiveSeconds * 1000

@@ -14,7 +14,7 @@
  *
  * Everything else goes to the store unchanged.
  */
-import { type ChangeNotices, EVERY_KEY, type SessionStore } from '../ports.js'
+import { type ChangeNotices, EVERY_KEY } from '../change-notices.js'
 import type {
   SessionDraft,
   SessionOpening,
@@ -24,6 +24,7 @@ import type {
   StoredTokenStatus,
 } from './session-record.js'
 import type { SessionCloseCause } from './session-state.js'
+import type { SessionStore } from './session-store.js'
 
 /** How long by default a session is used from the cache before it is renewed in the store. */
 export const DEFAULT_RENEW_EVERY_MS = 1_000

@@ -3,7 +3,7 @@ import { MemoryLicenseStore } from '../../storage/memory/memory-license-store.js
 import { MemorySessionStore } from '../../storage/memory/memory-session-store.js'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
-import type { Clock } from '../ports.js'
+import type { Clock } from '../events.js'
 import type { Session } from './session.js'
 import { SessionManager, type SessionTiming } from './session-manager.js'
 import type { SessionCloseCause } from './session-state.js'

@@ -11,12 +11,19 @@ import { randomBytes } from 'node:crypto'
 import type { SessionRequest } from '@openness/wire'
 import type { StoredAccount } from '../directory/account.js'
 import type { Directory } from '../directory/directory.js'
+import type { Clock, Timer } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, LicenseStore, SessionStore, Timer } from '../ports.js'
 import { DEFAULT_QUOTAS } from '../quotas.js'
-import { Session, type SessionKind } from './session.js'
-import { isPastDeadline, type SessionRecord, type SessionUse } from './session-record.js'
+import type { LicenseStore } from './license-store.js'
+import { Session } from './session.js'
+import {
+  isPastDeadline,
+  type SessionKind,
+  type SessionRecord,
+  type SessionUse,
+} from './session-record.js'
 import type { SessionCloseCause } from './session-state.js'
+import type { SessionStore } from './session-store.js'
 
 /** Timing of credentials and sessions. */
 export interface SessionTiming {

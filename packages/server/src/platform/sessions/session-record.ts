@@ -4,7 +4,7 @@
  * once: when a session is past its deadline (specification, "States and transitions": the session timer ends,
  * plus the service's grace), and when a credential is forgotten.
  */
-import type { SessionInit } from './session.js'
+import type { UserRight } from '@openness/wire'
 import type { SessionCloseCause, SessionState } from './session-state.js'
 
 /** The timing a store applies, in seconds (the fields of SessionTiming it needs). */
@@ -75,3 +75,24 @@ export function isPastDeadline(
 export function openRetentionMs(timing: SessionStoreTiming): number {
   return (timing.timeToLiveSeconds + timing.graceSeconds + timing.closedRetentionSeconds) * 1000
 }
+
+/** What a session is opened with. */
+export interface SessionInit {
+  sessionId: string
+  token: string
+  kind: SessionKind
+  /** Login name of the account that authenticated. */
+  owner: string
+  /** Login name the session acts as: the owner, or the supervised account. */
+  actingAs: string
+  /** True when the session acts as an administrator account. */
+  admin: boolean
+  applicationName: string
+  /** Licenses the session obtained for the account it acts as. */
+  rights: UserRight[]
+  createdAt: number
+  expiresAt: number
+}
+
+/** The three session kinds of the specification ("Authentication", item 7). */
+export type SessionKind = 'USER' | 'ADMINISTRATOR' | 'SUPERVISED'

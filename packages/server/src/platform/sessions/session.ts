@@ -1,29 +1,9 @@
 /** One open (or closed) session: who opened it, whom it acts as, and its timer. */
+
 import type { UserRight } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
-import type { SessionRecord } from './session-record.js'
+import type { SessionInit, SessionKind, SessionRecord } from './session-record.js'
 import { canTransition, type SessionCloseCause, type SessionState } from './session-state.js'
-
-/** The three session kinds of the specification ("Authentication", item 7). */
-export type SessionKind = 'USER' | 'ADMINISTRATOR' | 'SUPERVISED'
-
-/** What a session is opened with. */
-export interface SessionInit {
-  sessionId: string
-  token: string
-  kind: SessionKind
-  /** Login name of the account that authenticated. */
-  owner: string
-  /** Login name the session acts as: the owner, or the supervised account. */
-  actingAs: string
-  /** True when the session acts as an administrator account. */
-  admin: boolean
-  applicationName: string
-  /** Licenses the session obtained for the account it acts as. */
-  rights: UserRight[]
-  createdAt: number
-  expiresAt: number
-}
 
 /**
  * A session as one request sees it. SessionManager builds one from the stored record for each request and

@@ -4,8 +4,9 @@
  * and attaches, reroutes or detaches it. The node that made a change told its own delivery already, so each call
  * here is one the delivery may have had: the delivery's calls are idempotent.
  */
-import type { SubscriptionDelivery, SubscriptionStore } from '../ports.js'
+import type { SubscriptionDelivery } from './subscription-delivery.js'
 import type { SubscriptionChange, SubscriptionChangeFollower } from './subscription-record.js'
+import type { SubscriptionStore } from './subscription-store.js'
 
 /**
  * Follows the changes, then loads every subscription, so that none made in between is missed. The changes of

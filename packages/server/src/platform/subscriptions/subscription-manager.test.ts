@@ -16,7 +16,7 @@ import { VirtualClock } from '../../../test/support/virtual-clock.js'
 import { MemorySubscriptionStore } from '../../storage/memory/memory-subscription-store.js'
 import { MemorySupervisionStore } from '../../storage/memory/memory-supervision-store.js'
 import type { Directory } from '../directory/directory.js'
-import type { Clock } from '../ports.js'
+import type { Clock } from '../events.js'
 import type { Session } from '../sessions/session.js'
 import type { SubscriptionManagerOptions } from './subscription-manager.js'
 

@@ -11,18 +11,13 @@
 import { randomBytes } from 'node:crypto'
 import type { Filter, NotificationMode, SubscriptionRequest, UserRight } from '@openness/wire'
 import type { Directory } from '../directory/directory.js'
+import type { Clock, Timer } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type {
-  Clock,
-  SubscriptionDelivery,
-  SubscriptionStore,
-  SupervisionStore,
-  Timer,
-} from '../ports.js'
 import { DEFAULT_QUOTAS } from '../quotas.js'
 import type { Session } from '../sessions/session.js'
 import type { ClientDialect } from './client-dialect.js'
 import { Subscription } from './subscription.js'
+import type { SubscriptionDelivery } from './subscription-delivery.js'
 import { compileFilter, type FilterContext } from './subscription-filter.js'
 import {
   isExpired,
@@ -31,6 +26,8 @@ import {
   type SubscriptionRecord,
 } from './subscription-record.js'
 import type { SubscriptionRemoveCause } from './subscription-state.js'
+import type { SubscriptionStore } from './subscription-store.js'
+import type { SupervisionStore } from './supervision-store.js'
 import { WebhookTargets } from './webhook-targets.js'
 
 /** Versions of the events this server emits. */

@@ -3,7 +3,7 @@
  * or a cluster whose shared store holds none yet, starts from here. Every PlatformHealthStore answers it
  * until a health is saved.
  */
-import type { PlatformHealth } from '../ports.js'
+import type { PlatformHealth } from './platform-health-store.js'
 
 /** A healthy platform: both links up, the node's users loaded, no license warning. */
 export const HEALTHY: Readonly<PlatformHealth> = Object.freeze({

@@ -4,16 +4,11 @@
  * licenses in use), and the health changes the control plane makes, each published as a `system` event.
  */
 import { type SystemStatus, USER_RIGHTS, type UserRight } from '@openness/wire'
+import type { Clock, SystemEvent, SystemEventSink } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type {
-  Clock,
-  LicenseStore,
-  PlatformHealth,
-  PlatformHealthStore,
-  SystemEvent,
-  SystemEventSink,
-} from '../ports.js'
 import type { Readiness } from '../readiness.js'
+import type { LicenseStore } from '../sessions/license-store.js'
+import type { PlatformHealth, PlatformHealthStore } from './platform-health-store.js'
 
 const DAY_MS = 86_400_000
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec']

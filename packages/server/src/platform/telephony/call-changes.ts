@@ -3,9 +3,24 @@
  * touches): for states the engine did not produce in one command (a loaded state completed at start).
  * A command's own changes come with its result (`EngineResult.changes`).
  */
-import type { CallChanges } from '../ports.js'
 import { compareCallRefs } from './call-index.js'
 import type { TelephonyState } from './telephony-state.js'
+
+/**
+ * What one command changed in the calls of the telephony state, so that a store writes only that. Calls
+ * the engine did not touch keep their object identity, which is how `callChanges` finds the others.
+ */
+export interface CallChanges {
+  /** Calls added or modified, in the order of the state's `calls`. */
+  changedCallRefs: readonly string[]
+  /** Calls no longer in the state. */
+  removedCallRefs: readonly string[]
+  /**
+   * Set when the changes hold a reset's or restore's `restoreState`: the other tables, the log among them, were
+   * written under the store (docs/sandbox.md), which reads again what it knew of them (the next record id).
+   */
+  restored?: true
+}
 
 /**
  * The calls of `next` that are not the very objects of `previous` (new or modified), and the calls of

@@ -4,7 +4,7 @@
  * them keeps every operation simple and the events always consistent with the state.
  */
 import type { Call, Leg, Participant } from '@openness/wire'
-import type { PlatformEvent } from '../ports.js'
+import type { PlatformEvent } from '../events.js'
 import { sameJson } from './same-json.js'
 import type { StepCause } from './telephony-state.js'
 

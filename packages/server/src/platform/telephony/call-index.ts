@@ -7,7 +7,13 @@
  * were.
  */
 import { Map as ImmutableMap } from 'immutable'
-import type { CallIndex, CallRecord, TelephonyState } from './telephony-state.js'
+import type {
+  CallFields,
+  CallIndex,
+  CallMap,
+  CallRecord,
+  TelephonyState,
+} from './telephony-state.js'
 
 /** The index fields of the state: login name or device id to the callRefs of its calls. */
 export type CallIndexField = 'callsByUser' | 'callsByDevice'
@@ -158,4 +164,21 @@ function moveIn(
     }
   for (const key of is) if (!was.has(key)) next = next.set(key, [...(next.get(key) ?? []), callRef])
   return next
+}
+
+/** Every call in progress, oldest first (the order they were made in: `compareCalls`). */
+export function allCalls(state: TelephonyState): CallRecord[] {
+  return [...state.calls.values()].sort(compareCalls)
+}
+
+/**
+ * The state with exactly these calls, and their index: how a store turns the calls it loaded into a state,
+ * and how tests write a state with calls in it. Every other field of `state` is kept, in its place.
+ */
+export function withCalls<S extends Omit<TelephonyState, CallFields>>(
+  state: S,
+  calls: Iterable<CallRecord>,
+): Omit<S, CallFields> & Pick<TelephonyState, CallFields> {
+  const map: CallMap = ImmutableMap([...calls].map((call) => [call.callRef, call] as const))
+  return { ...state, calls: map, ...buildIndex(map.values()) }
 }

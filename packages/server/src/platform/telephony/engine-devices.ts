@@ -11,7 +11,7 @@
  */
 import type { StoredAccount } from '../directory/account.js'
 import type { EngineNodeRole } from './engine-node.js'
-import type { CommandResult } from './telephony-service.js'
+import type { CommandResult } from './telephony.js'
 import type { EngineCommand, TelephonyState } from './telephony-state.js'
 
 /** What the follower reads of the directory. */

@@ -10,16 +10,13 @@
  * node owns the engine from its start to its stop, and a command costs what it cost on the engine alone.
  */
 import { randomUUID } from 'node:crypto'
-import type {
-  CallStore,
-  Clock,
-  EngineChangeFeed,
-  EngineCommandQueue,
-  EngineLease,
-  EngineOwnership,
-} from '../ports.js'
+import type { Clock } from '../events.js'
 import { withResolvers } from '../with-resolvers.js'
+import type { CallStore } from './call-store.js'
+import type { EngineChangeFeed } from './engine-change-feed.js'
+import type { EngineCommandQueue } from './engine-command-queue.js'
 import { EngineFencedError } from './engine-fenced-error.js'
+import type { EngineLease, EngineOwnership } from './engine-lease.js'
 import {
   type BatchPublisher,
   type EngineOptions,
@@ -28,10 +25,9 @@ import {
   settle,
 } from './engine-owner-term.js'
 import type { EngineAnswer, EngineRequest } from './engine-request.js'
-import type { Telephony } from './telephony.js'
+import type { CommandResult, Telephony } from './telephony.js'
 import type { TelephonyQueries } from './telephony-queries.js'
 import { TelephonyReplica, type TelephonyReplicaOptions } from './telephony-replica.js'
-import type { CommandResult } from './telephony-service.js'
 import type { EngineCommand, TelephonyState } from './telephony-state.js'
 
 /** Batches read at once when a follower catches up with the feed (catchUp). */

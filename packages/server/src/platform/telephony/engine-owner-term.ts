@@ -7,13 +7,10 @@
  * fence, so what is under way is the next owner's to run).
  */
 import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
-import type {
-  CallStore,
-  EngineCommandConsumer,
-  EngineCommandQueue,
-  EngineOwnership,
-} from '../ports.js'
+import type { CallStore } from './call-store.js'
+import type { EngineCommandConsumer, EngineCommandQueue } from './engine-command-queue.js'
 import { EngineFencedError } from './engine-fenced-error.js'
+import type { EngineOwnership } from './engine-lease.js'
 import type { EngineRequestHandler } from './engine-request.js'
 import {
   type BatchPublication,

@@ -9,7 +9,7 @@
 import type { RoutingErrorInfo } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
 import { EngineFencedError } from './engine-fenced-error.js'
-import type { CommandResult } from './telephony-service.js'
+import type { CommandResult } from './telephony.js'
 import type { EngineCommand } from './telephony-state.js'
 
 /** What a node asks the engine's owner to run: a command, or a user's telephonic state snapshot. */

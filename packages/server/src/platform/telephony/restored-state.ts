@@ -5,28 +5,10 @@
  * engine: it runs, is stored and is followed by the replicas like any other command.
  */
 import { callChanges } from './call-changes.js'
-import type { EngineResult } from './call-engine.js'
+import { allCalls, withCalls } from './call-index.js'
+import type { EngineResult } from './engine-operation.js'
 import { sameJson } from './same-json.js'
-import {
-  allCalls,
-  type CallRecord,
-  type DeviceRecord,
-  type PendingTimer,
-  type StoredCallback,
-  type TelephonyState,
-  withCalls,
-} from './telephony-state.js'
-
-/** What the engine holds, as a snapshot keeps it. */
-export interface PortableEngineState {
-  /** The engine's sequence then; a restore never takes it back (below). */
-  sequence: number
-  /** The calls in progress, oldest first. */
-  calls: CallRecord[]
-  devices: Record<string, DeviceRecord>
-  timers: PendingTimer[]
-  callbacks: Record<string, StoredCallback[]>
-}
+import type { DeviceRecord, PortableEngineState, TelephonyState } from './telephony-state.js'
 
 /** `state` as a snapshot keeps it. */
 export function portableState(state: TelephonyState): PortableEngineState {

@@ -5,7 +5,7 @@
  */
 import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wire'
 import { PlatformError } from '../platform-error.js'
-import { lookupOf } from './call-index.js'
+import { allCalls, lookupOf } from './call-index.js'
 import { callView } from './call-view.js'
 import { incomingCallbacks } from './operations/callbacks.js'
 import { getParticipant, listParticipants } from './operations/conference.js'
@@ -13,7 +13,6 @@ import { deviceState, devicesOf } from './operations/feature-support.js'
 import { type TelephonicState, telephonicState } from './operations/media.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import {
-  allCalls,
   type CallRecord,
   callOf,
   type DeviceRecord,

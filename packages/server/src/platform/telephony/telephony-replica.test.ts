@@ -15,16 +15,16 @@ import { applyEngineBatch } from '../../storage/engine-batch-json.js'
 import { EngineBatchPublisher } from '../../storage/engine-batch-publisher.js'
 import { MemoryCallStore } from '../../storage/memory/memory-call-store.js'
 import { MemoryEngineChangeFeed } from '../../storage/memory/memory-engine-change-feed.js'
+import { allCalls } from './call-index.js'
 import type {
   EngineBatch,
   EngineBatchPage,
   EngineChangeFeed,
   EngineFeedFollower,
-} from '../ports.js'
+} from './engine-change-feed.js'
 import { TelephonyReplica } from './telephony-replica.js'
 import { TelephonyService } from './telephony-service.js'
 import type { CallIndex, EngineCommand, TelephonyState } from './telephony-state.js'
-import { allCalls } from './telephony-state.js'
 
 const people: Record<string, TestPerson> = {
   '1001': { loginName: 'alice', firstName: 'Alice', lastName: 'Martin' },

@@ -6,17 +6,18 @@
  * TelephonyService does (`state`, `queries`), and `waitFor` lets a node that forwarded a command answer only
  * once its replica shows the command's effect.
  */
+import type { Clock } from '../events.js'
+import { withCalls } from './call-index.js'
+import type { CallStore } from './call-store.js'
 import type {
-  CallStore,
-  Clock,
   EngineBatch,
   EngineBatchPage,
   EngineChangeFeed,
   EngineFeedFollower,
-} from '../ports.js'
+} from './engine-change-feed.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
-import { type TelephonyState, withCalls } from './telephony-state.js'
+import type { TelephonyState } from './telephony-state.js'
 
 /** After a load that left the replica where it was, how long it waits before it loads again. */
 const RELOAD_RETRY_MS = 1_000

@@ -15,26 +15,29 @@
  * next owner, which publishes them again at its start, each with its origin (event-origin.ts), so that every log
  * takes each event once.
  */
+
 import type { CallLogRecorder } from '../comlog/call-log-recorder.js'
 import type { ComRecordDraft, StoredComRecord } from '../comlog/com-record.js'
+import type { Clock, EventSink, PlatformEvent, Timer } from '../events.js'
 import { type EngineMetrics, NO_ENGINE_METRICS } from '../platform-metrics.js'
-import type { CallChanges, CallStore, Clock, EventSink, PlatformEvent, Timer } from '../ports.js'
 import type { RoutingLookup } from '../routing/routing-profile.js'
+import type { CallChanges } from './call-changes.js'
 import { callChanges, mergeCallChanges } from './call-changes.js'
+import { execute } from './call-engine.js'
+import { allCalls } from './call-index.js'
+import { newCallRefKey } from './call-refs.js'
+import type { CallStore } from './call-store.js'
 import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
   type EngineResult,
   type EngineSettings,
-  execute,
-} from './call-engine.js'
-import { newCallRefKey } from './call-refs.js'
+} from './engine-operation.js'
 import { eventOrigin } from './event-origin.js'
-import type { Telephony } from './telephony.js'
+import type { CommandResult, Telephony } from './telephony.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
 import {
-  allCalls,
   type DeviceRecord,
   type EngineCommand,
   initialState,
@@ -133,14 +136,6 @@ export interface Committed {
    * did not end, they never were (no voice message is left, no record written).
    */
   restored?: true
-}
-
-/** The answer of a command. */
-export interface CommandResult {
-  /** The callRef of the call the command created, where it has one. */
-  callRef?: string
-  /** The events the command published, in order. */
-  events: readonly PlatformEvent[]
 }
 
 /** A command run on the head state, waiting for its batch to be stored. */

@@ -5,10 +5,8 @@
  */
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 import { Map as ImmutableMap } from 'immutable'
-import type { PlatformEvent } from '../ports.js'
+import type { PlatformEvent } from '../events.js'
 import type { AssociatedData } from './associated-data.js'
-import { buildIndex, compareCalls } from './call-index.js'
-import type { PortableEngineState } from './restored-state.js'
 
 /** A party of a call: a device of a directory user, or an outside number. */
 export interface Endpoint {
@@ -286,16 +284,12 @@ export function initialState(devices: readonly DeviceRecord[], callRefKey: strin
 }
 
 /** The fields of the state that hold the calls: the calls and their index. */
-type CallFields = 'calls' | 'callsByUser' | 'callsByDevice'
+/** The fields of a state that hold its calls and their index. */
+export type CallFields = 'calls' | 'callsByUser' | 'callsByDevice'
 
 /** The call with this callRef; undefined when there is none. */
 export function callOf(state: TelephonyState, callRef: string): CallRecord | undefined {
   return state.calls.get(callRef)
-}
-
-/** Every call in progress, oldest first (the order they were made in: `compareCalls`). */
-export function allCalls(state: TelephonyState): CallRecord[] {
-  return [...state.calls.values()].sort(compareCalls)
 }
 
 /** How many calls are in progress. */
@@ -303,17 +297,16 @@ export function callCount(state: TelephonyState): number {
   return state.calls.size
 }
 
-/**
- * The state with exactly these calls, and their index: how a store turns the calls it loaded into a state,
- * and how tests write a state with calls in it. Every other field of `state` is kept, in its place.
- */
-export function withCalls<S extends Omit<TelephonyState, CallFields>>(
-  state: S,
-  calls: Iterable<CallRecord>,
-): Omit<S, CallFields> & Pick<TelephonyState, CallFields> {
-  const map: CallMap = ImmutableMap([...calls].map((call) => [call.callRef, call] as const))
-  return { ...state, calls: map, ...buildIndex(map.values()) }
-}
-
 /** A cause attached to a step of a command. */
 export type StepCause = CallCause | undefined
+
+/** What the engine holds, as a snapshot keeps it. */
+export interface PortableEngineState {
+  /** The engine's sequence then; a restore never takes it back (below). */
+  sequence: number
+  /** The calls in progress, oldest first. */
+  calls: CallRecord[]
+  devices: Record<string, DeviceRecord>
+  timers: PendingTimer[]
+  callbacks: Record<string, StoredCallback[]>
+}

@@ -5,8 +5,8 @@
  * while it owns it and otherwise forwards commands to the owner and reads a replica of its state. Users of it
  * never know which.
  */
+import type { PlatformEvent } from '../events.js'
 import type { TelephonyQueries } from './telephony-queries.js'
-import type { CommandResult } from './telephony-service.js'
 import type { EngineCommand, TelephonyState } from './telephony-state.js'
 
 export interface Telephony {
@@ -37,4 +37,12 @@ export interface Telephony {
   catchUp?(): Promise<void>
   /** Stops taking commands; resolves once those under way are done. */
   stop(): Promise<void>
+}
+
+/** The answer of a command. */
+export interface CommandResult {
+  /** The callRef of the call the command created, where it has one. */
+  callRef?: string
+  /** The events the command published, in order. */
+  events: readonly PlatformEvent[]
 }

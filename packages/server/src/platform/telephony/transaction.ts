@@ -4,7 +4,8 @@
  * every involved user receives, in order.
  */
 import type { Call, UserState } from '@openness/wire'
-import type { CallChanges, PlatformEvent } from '../ports.js'
+import type { PlatformEvent } from '../events.js'
+import type { CallChanges } from './call-changes.js'
 import { callAppeared, callEvent } from './call-events.js'
 import {
   type CallIndexField,

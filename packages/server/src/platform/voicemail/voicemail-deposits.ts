@@ -5,7 +5,7 @@
  * its duration the time the caller spent with the voice mail, on the platform's clock; from, the caller.
  */
 import type { PartyInfo } from '@openness/wire'
-import type { Clock, Timer } from '../ports.js'
+import type { Clock, Timer } from '../events.js'
 import { partyInfo } from '../telephony/call-view.js'
 import type { TelephonyDirectory } from '../telephony/telephony-directory.js'
 import type { Committed } from '../telephony/telephony-service.js'

@@ -8,9 +8,10 @@ import { randomUUID } from 'node:crypto'
 import type { Mailbox, MailboxInfo, PartyInfo, VoiceMessage } from '@openness/wire'
 import type { EventSummaryService } from '../comlog/event-summary.js'
 import type { Directory } from '../directory/directory.js'
+import type { Clock, EventSink } from '../events.js'
 import { PlatformError } from '../platform-error.js'
-import type { Clock, EventSink, VoicemailStore } from '../ports.js'
 import type { StoredVoiceMessage } from './voice-message.js'
+import type { VoicemailStore } from './voicemail-store.js'
 import { MAX_VOICE_MESSAGE_BYTES, toneMessage } from './wav-audio.js'
 
 /** The audio a mailbox may hold, bytes: `storageUsage` is the percentage of it in use. */

@@ -4,7 +4,8 @@
  * the engine holds is shared and a save encodes only what the command changed.
  */
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
-import type { CallChanges, CallStore } from '../../platform/ports.js'
+import type { CallChanges } from '../../platform/telephony/call-changes.js'
+import type { CallStore } from '../../platform/telephony/call-store.js'
 import {
   callOf,
   type DeviceRecord,

@@ -5,7 +5,7 @@
  * then reaches the other nodes' followers in a microtask, as one from Redis arrives after the announce, and the
  * announce resolves once they applied it, as the Redis adapter's does once they acknowledged it.
  */
-import type { ChangeFollower, ChangeNotices, ChangeTopic } from '../../platform/ports.js'
+import type { ChangeFollower, ChangeNotices, ChangeTopic } from '../../platform/change-notices.js'
 import { ChangeFollowers, type OnNotice } from '../change-followers.js'
 
 /** The nodes of one process that hear each other's notices. */

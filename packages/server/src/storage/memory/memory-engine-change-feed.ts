@@ -7,7 +7,7 @@ import type {
   EngineBatchPage,
   EngineChangeFeed,
   EngineFeedFollower,
-} from '../../platform/ports.js'
+} from '../../platform/telephony/engine-change-feed.js'
 
 /** How many batches the feed holds by default (the Redis feed's bound too). */
 export const DEFAULT_FEED_CAPACITY = 10_000

@@ -5,12 +5,11 @@
  * none runs waits for the next consumer, within its bound. Answers are remembered by request id for a while,
  * and a request taken by a consumer that was abandoned is taken over by the next.
  */
+import type { Clock, Timer } from '../../platform/events.js'
 import type {
-  Clock,
   EngineCommandConsumer,
   EngineCommandQueue,
-  Timer,
-} from '../../platform/ports.js'
+} from '../../platform/telephony/engine-command-queue.js'
 import {
   type EngineAnswer,
   type EngineOutcome,

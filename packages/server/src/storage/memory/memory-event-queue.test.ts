@@ -1,7 +1,7 @@
 /** The in-memory EventQueue: order, bounded capacity dropping the oldest, the lost count, clear. */
 import { describe, expect, it } from 'vitest'
 import { VirtualClock } from '../../../test/support/virtual-clock.js'
-import type { QueuedEvents } from '../../platform/ports.js'
+import type { QueuedEvents } from '../../platform/subscriptions/event-queue.js'
 import {
   DEFAULT_QUEUE_CAPACITY,
   DEFAULT_REPLAY_MS,

@@ -6,7 +6,13 @@
  * counted lost. What is held is always one run of consecutive numbers, so a replay knows exactly what it can
  * no longer give.
  */
-import type { Clock, EventQueue, LoggedEvent, QueuedEvents, Rewound } from '../../platform/ports.js'
+import type { Clock } from '../../platform/events.js'
+import type {
+  EventQueue,
+  LoggedEvent,
+  QueuedEvents,
+  Rewound,
+} from '../../platform/subscriptions/event-queue.js'
 
 /** Default capacity of a subscription's queue, in events. */
 export const DEFAULT_QUEUE_CAPACITY = 1000

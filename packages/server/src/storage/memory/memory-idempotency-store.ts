@@ -3,7 +3,11 @@
  * a key, in the order they were claimed, the expired ones dropped from the front as keys are claimed, and at most
  * `maxEntries` kept (the oldest dropped first), so that memory follows the request rate, not the service's age.
  */
-import type { IdempotencyClaim, IdempotencyStore, IdempotentOutcome } from '../../platform/ports.js'
+import type {
+  IdempotencyClaim,
+  IdempotencyStore,
+  IdempotentOutcome,
+} from '../../platform/idempotency-store.js'
 
 /** How the store keeps keys. */
 export interface IdempotencyTiming {

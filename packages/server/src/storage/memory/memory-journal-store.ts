@@ -8,6 +8,8 @@
  * a fan-out to 10,000 subscriptions allocates nothing per subscription here, and the event, which the ring would
  * keep alive past V8's young generation, is not held. A request's or an event's entry is made when it is read.
  */
+
+import type { PlatformEvent } from '../../platform/events.js'
 import {
   eventCallOf,
   eventEntry,
@@ -19,8 +21,7 @@ import type {
   JournalPage,
   JournalRead,
   JournalStore,
-  PlatformEvent,
-} from '../../platform/ports.js'
+} from '../../platform/journal/journal-store.js'
 import { JournalRequestColumns } from './journal-request-columns.js'
 
 const DONE = Promise.resolve()

@@ -4,7 +4,7 @@
  * so each is atomic as the port asks.
  */
 import type { UserRight } from '@openness/wire'
-import type { LicenseStore } from '../../platform/ports.js'
+import type { LicenseStore } from '../../platform/sessions/license-store.js'
 
 /** What one session holds. */
 interface Holding {

@@ -4,9 +4,10 @@
  * kept apart from the counters, each map bounded by the policy's maxKeys: a spray of attempts on many other
  * keys forgets old counters, never a lock.
  */
+
+import type { LoginAttemptStore } from '../../platform/auth/login-attempt-store.js'
 import type { ThrottlePolicy, ThrottleVerdict } from '../../platform/auth/login-throttle.js'
 import { inFlightRetryAfter, throttleDelay } from '../../platform/auth/throttle-delay.js'
-import type { LoginAttemptStore } from '../../platform/ports.js'
 
 interface AttemptRecord {
   /** Attempts that failed or are in flight. */

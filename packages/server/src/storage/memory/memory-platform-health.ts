@@ -1,6 +1,10 @@
 /** The in-memory PlatformHealthStore: the platform starts healthy (docs/system-status.md). */
-import type { PlatformHealth, PlatformHealthStore } from '../../platform/ports.js'
+
 import { HEALTHY } from '../../platform/system/platform-health.js'
+import type {
+  PlatformHealth,
+  PlatformHealthStore,
+} from '../../platform/system/platform-health-store.js'
 
 export class MemoryPlatformHealthStore implements PlatformHealthStore {
   private health: PlatformHealth = HEALTHY

@@ -1,12 +1,12 @@
 /** The RoutingStore port in memory: for tests and for a service that keeps nothing across restarts. */
 import { randomBytes } from 'node:crypto'
+import type { RoutingProfile } from '../../platform/routing/routing-profile.js'
 import type {
   RevisedProfile,
   RoutingCommit,
   RoutingStore,
   RoutingWrite,
-} from '../../platform/ports.js'
-import type { RoutingProfile } from '../../platform/routing/routing-profile.js'
+} from '../../platform/routing/routing-store.js'
 
 /** A stored profile: kept as JSON, as the SQL store keeps it, so that it cannot change behind the store. */
 interface Row {

@@ -4,7 +4,7 @@
  * the ones that expired since; a closed session's are dropped at once.
  */
 import type { SearchContext } from '../../platform/directory-search/search-context.js'
-import type { SearchContextStore } from '../../platform/ports.js'
+import type { SearchContextStore } from '../../platform/directory-search/search-context-store.js'
 
 export class MemorySearchContextStore implements SearchContextStore {
   private readonly sessions = new Map<string, Map<string, SearchContext>>()

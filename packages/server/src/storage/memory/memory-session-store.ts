@@ -4,7 +4,7 @@
  * Every request resolves its session here, so a copy is made only of what is handed out, and is shallow: the
  * rights are the one field of a record that is not a scalar.
  */
-import type { SessionStore } from '../../platform/ports.js'
+
 import {
   isPastDeadline,
   type SessionDraft,
@@ -15,6 +15,7 @@ import {
   type StoredTokenStatus,
 } from '../../platform/sessions/session-record.js'
 import type { SessionCloseCause } from '../../platform/sessions/session-state.js'
+import type { SessionStore } from '../../platform/sessions/session-store.js'
 
 interface Credential {
   loginName: string

@@ -5,15 +5,15 @@
  * its next use; logs are dropped with their subscription. Watchers are woken in a microtask after the append that
  * concerns them.
  */
+import type { Clock } from '../../platform/events.js'
+import type { LoggedEvent } from '../../platform/subscriptions/event-queue.js'
 import type {
   ClaimedLog,
-  Clock,
   EventAppend,
   EventLogPage,
   EventLogWatcher,
-  LoggedEvent,
   SubscriptionEventLog,
-} from '../../platform/ports.js'
+} from '../../platform/subscriptions/subscription-event-log.js'
 import { DEFAULT_QUEUE_CAPACITY, DEFAULT_REPLAYABLE_EVENTS } from './memory-event-queue.js'
 
 interface Log {

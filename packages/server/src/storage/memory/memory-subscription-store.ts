@@ -3,7 +3,7 @@
  * each is atomic as the port asks; records go in and out as copies, as they would through Redis, and the
  * listeners of changes are called synchronously within the operation that made the change.
  */
-import type { SubscriptionStore } from '../../platform/ports.js'
+
 import {
   expiryOf,
   type FilterReplacement,
@@ -15,6 +15,7 @@ import {
   type SubscriptionRecord,
 } from '../../platform/subscriptions/subscription-record.js'
 import type { SubscriptionRemoveCause } from '../../platform/subscriptions/subscription-state.js'
+import type { SubscriptionStore } from '../../platform/subscriptions/subscription-store.js'
 
 type ChangeListener = (change: SubscriptionChange) => void
 

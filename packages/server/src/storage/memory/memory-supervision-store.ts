@@ -3,7 +3,7 @@
  * subscription's set, and per user how many subscriptions hold it. Every operation runs to its end before
  * another starts, so checking the limit and changing the sets is one step, as the port asks.
  */
-import type { SupervisionStore } from '../../platform/ports.js'
+import type { SupervisionStore } from '../../platform/subscriptions/supervision-store.js'
 
 export class MemorySupervisionStore implements SupervisionStore {
   /** User to the number of subscriptions holding it. */

@@ -4,7 +4,7 @@
  * as a cluster node. Its first term has epoch 1; a term taken after one was given up has the next epoch.
  * Nothing is stored: the SQLite call store is not fenced (no other node can write it).
  */
-import type { EngineLease, EngineOwnership } from '../../platform/ports.js'
+import type { EngineLease, EngineOwnership } from '../../platform/telephony/engine-lease.js'
 import { EngineTerm } from '../engine-term.js'
 
 export class SingleNodeEngineLease implements EngineLease {

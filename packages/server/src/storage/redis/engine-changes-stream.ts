@@ -3,7 +3,7 @@
  * batches (id `0-{batch number}`, fields `e` the owner's epoch and `b` the batch's records as JSON). Shared by
  * the feed, which writes and reads it, and its followers, which block on it.
  */
-import type { EngineBatch, EngineBatchPage } from '../../platform/ports.js'
+import type { EngineBatch, EngineBatchPage } from '../../platform/telephony/engine-change-feed.js'
 
 export const ENGINE_CHANGES_KEY = 'engine:changes'
 
@@ -27,4 +27,16 @@ function batchOf([id, fields]: StreamEntry): EngineBatch {
   }
   const batch = Number(id.slice(id.indexOf('-') + 1))
   return { batch, epoch, ...(JSON.parse(records) as Omit<EngineBatch, 'batch' | 'epoch'>) }
+}
+
+/** How the feed runs. */
+export interface RedisEngineChangeFeedOptions {
+  /** How many batches the stream keeps (exactly: `MAXLEN`); 10,000 by default. */
+  capacity?: number
+  /** Longest time one follower's XREAD blocks before it is sent again; 30 s by default. */
+  blockMs?: number
+  /** The name of the followers' connections (CLIENT LIST); `openness-engine-feed` by default. */
+  connectionName?: string
+  /** Told of a follower's failed read; it reads again after a pause. */
+  onError?: (error: unknown) => void
 }

@@ -11,7 +11,7 @@
  * it, tells every follower to reload everything.
  */
 import type { Redis } from 'ioredis'
-import type { ChangeFollower, ChangeNotices, ChangeTopic } from '../../platform/ports.js'
+import type { ChangeFollower, ChangeNotices, ChangeTopic } from '../../platform/change-notices.js'
 import { ChangeFollowers, type OnNotice } from '../change-followers.js'
 
 /** How long an announce waits for the other nodes to apply its notice, by default. */

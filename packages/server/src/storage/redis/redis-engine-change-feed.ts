@@ -5,29 +5,19 @@
  * follower that fell behind it is told the batches are missing, and loads the state from the database.
  * Followers block in `XREAD` on a connection of their own: Redis pushes the wake-up, nothing polls.
  */
+
 import type { Redis } from 'ioredis'
 import type {
   EngineBatch,
   EngineBatchPage,
   EngineChangeFeed,
   EngineFeedFollower,
-} from '../../platform/ports.js'
+} from '../../platform/telephony/engine-change-feed.js'
 import { DEFAULT_FEED_CAPACITY } from '../memory/memory-engine-change-feed.js'
+import type { RedisEngineChangeFeedOptions } from './engine-changes-stream.js'
 import { ENGINE_CHANGES_KEY, pageOf, type StreamEntry } from './engine-changes-stream.js'
 import { RedisEngineFeedFollower } from './redis-engine-feed-follower.js'
 import { RedisScript } from './redis-script.js'
-
-/** How the feed runs. */
-export interface RedisEngineChangeFeedOptions {
-  /** How many batches the stream keeps (exactly: `MAXLEN`); 10,000 by default. */
-  capacity?: number
-  /** Longest time one follower's XREAD blocks before it is sent again; 30 s by default. */
-  blockMs?: number
-  /** The name of the followers' connections (CLIENT LIST); `openness-engine-feed` by default. */
-  connectionName?: string
-  /** Told of a follower's failed read; it reads again after a pause. */
-  onError?: (error: unknown) => void
-}
 
 /**
  * Adds the batch: KEYS[1] the stream; ARGV capacity, batch number, epoch, records. A batch numbered at or

@@ -8,7 +8,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import type { Clock, EngineCommandConsumer } from '../../platform/ports.js'
+import type { Clock } from '../../platform/events.js'
+import type { EngineCommandConsumer } from '../../platform/telephony/engine-command-queue.js'
 import {
   type EngineOutcome,
   type EngineRequestHandler,

@@ -7,12 +7,11 @@
  * bound, a request still waiting reads the answer remembered under its id before it gives up.
  */
 import type { Redis } from 'ioredis'
+import type { Clock, Timer } from '../../platform/events.js'
 import type {
-  Clock,
   EngineCommandConsumer,
   EngineCommandQueue,
-  Timer,
-} from '../../platform/ports.js'
+} from '../../platform/telephony/engine-command-queue.js'
 import {
   type EngineAnswer,
   type EngineOutcome,

@@ -5,10 +5,13 @@
  */
 import { setTimeout as delay } from 'node:timers/promises'
 import type { Redis } from 'ioredis'
-import type { EngineBatchPage, EngineFeedFollower } from '../../platform/ports.js'
+import type {
+  EngineBatchPage,
+  EngineFeedFollower,
+} from '../../platform/telephony/engine-change-feed.js'
 import { FOLLOW_PAGE } from '../memory/memory-engine-change-feed.js'
+import type { RedisEngineChangeFeedOptions } from './engine-changes-stream.js'
 import { ENGINE_CHANGES_KEY, pageOf, type StreamEntry } from './engine-changes-stream.js'
-import type { RedisEngineChangeFeedOptions } from './redis-engine-change-feed.js'
 
 /** The pause after a failed read before the next. */
 const RETRY_MS = 1_000

@@ -17,12 +17,12 @@
  * that lapsed, delays a wake-up by that much at most.
  */
 import type { Redis } from 'ioredis'
+import type { LoggedEvent } from '../../platform/subscriptions/event-queue.js'
 import type {
   EventLogPage,
   EventLogWakeListener,
   EventLogWatcher,
-  LoggedEvent,
-} from '../../platform/ports.js'
+} from '../../platform/subscriptions/subscription-event-log.js'
 import { checkedLogKeys } from './subscription-event-log-scripts.js'
 
 /** How the watcher runs. */

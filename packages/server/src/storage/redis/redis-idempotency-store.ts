@@ -9,7 +9,11 @@
  * its node died waits for no lease.
  */
 import type { Redis } from 'ioredis'
-import type { IdempotencyClaim, IdempotencyStore, IdempotentOutcome } from '../../platform/ports.js'
+import type {
+  IdempotencyClaim,
+  IdempotencyStore,
+  IdempotentOutcome,
+} from '../../platform/idempotency-store.js'
 import type { IdempotencyTiming } from '../memory/memory-idempotency-store.js'
 import { RedisScript } from './redis-script.js'
 

@@ -11,14 +11,14 @@
  * such an entry as written, without its answer.
  */
 import type { Redis } from 'ioredis'
+import type { PlatformEvent } from '../../platform/events.js'
 import { eventRecord, type JournalRecord } from '../../platform/journal/journal-entry.js'
 import type {
   JournalFollower,
   JournalPage,
   JournalRead,
   JournalStore,
-  PlatformEvent,
-} from '../../platform/ports.js'
+} from '../../platform/journal/journal-store.js'
 import { RedisScript } from './redis-script.js'
 
 const STREAM = 'journal'

@@ -10,7 +10,7 @@
  */
 import { USER_RIGHTS, type UserRight } from '@openness/wire'
 import type { Redis } from 'ioredis'
-import type { LicenseStore } from '../../platform/ports.js'
+import type { LicenseStore } from '../../platform/sessions/license-store.js'
 import { RedisScript } from './redis-script.js'
 
 const SESSIONS = 'license-sessions'

@@ -9,9 +9,9 @@
  * The number of keys is bounded by their TTLs rather than by the policy's maxKeys.
  */
 import type { Redis } from 'ioredis'
+import type { LoginAttemptStore } from '../../platform/auth/login-attempt-store.js'
 import type { ThrottlePolicy, ThrottleVerdict } from '../../platform/auth/login-throttle.js'
 import { inFlightRetryAfter } from '../../platform/auth/throttle-delay.js'
-import type { LoginAttemptStore } from '../../platform/ports.js'
 import { RedisScript } from './redis-script.js'
 
 /**

@@ -5,8 +5,11 @@
  * key held when the change was planned (docs/cluster.md, "No lost update").
  */
 import type { Redis } from 'ioredis'
-import type { PlatformHealth, PlatformHealthStore } from '../../platform/ports.js'
 import { HEALTHY } from '../../platform/system/platform-health.js'
+import type {
+  PlatformHealth,
+  PlatformHealthStore,
+} from '../../platform/system/platform-health-store.js'
 import { RedisScript } from './redis-script.js'
 
 const KEY = 'health'

@@ -13,7 +13,8 @@
  */
 import type { Redis } from 'ioredis'
 import type { SearchContext } from '../../platform/directory-search/search-context.js'
-import type { Clock, SearchContextStore } from '../../platform/ports.js'
+import type { SearchContextStore } from '../../platform/directory-search/search-context-store.js'
+import type { Clock } from '../../platform/events.js'
 import { RedisScript } from './redis-script.js'
 
 /**

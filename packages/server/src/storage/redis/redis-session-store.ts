@@ -7,7 +7,6 @@
  * sessions close and credentials are forgotten.
  */
 import type { Redis } from 'ioredis'
-import type { SessionStore } from '../../platform/ports.js'
 import {
   openRetentionMs,
   type SessionDraft,
@@ -18,6 +17,7 @@ import {
   type StoredTokenStatus,
 } from '../../platform/sessions/session-record.js'
 import type { SessionCloseCause, SessionState } from '../../platform/sessions/session-state.js'
+import type { SessionStore } from '../../platform/sessions/session-store.js'
 import {
   CLOSE,
   FORGET_DUE,

@@ -6,15 +6,15 @@
  * node from the last number it delivered. A fan-out appends to all its subscriptions in one round trip.
  */
 import type { Redis } from 'ioredis'
+import type { LoggedEvent } from '../../platform/subscriptions/event-queue.js'
 import type {
   ClaimedLog,
   EventAppend,
   EventLogPage,
   EventLogWakeListener,
   EventLogWatcher,
-  LoggedEvent,
   SubscriptionEventLog,
-} from '../../platform/ports.js'
+} from '../../platform/subscriptions/subscription-event-log.js'
 import { DEFAULT_QUEUE_CAPACITY, DEFAULT_REPLAYABLE_EVENTS } from '../memory/memory-event-queue.js'
 import {
   RedisEventLogWatcher,

@@ -7,7 +7,6 @@
  * its expiry plus a margin for a late sweep, renewed with its activity; one that follows its session has none.
  */
 import type { Redis } from 'ioredis'
-import type { SubscriptionStore } from '../../platform/ports.js'
 import {
   expiryOf,
   type FilterReplacement,
@@ -18,6 +17,7 @@ import {
   type SubscriptionRecord,
 } from '../../platform/subscriptions/subscription-record.js'
 import type { SubscriptionRemoveCause } from '../../platform/subscriptions/subscription-state.js'
+import type { SubscriptionStore } from '../../platform/subscriptions/subscription-store.js'
 import {
   COUNT_OF_SESSION,
   CREATE,

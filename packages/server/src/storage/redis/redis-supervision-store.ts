@@ -8,7 +8,7 @@
  * holds).
  */
 import type { Redis } from 'ioredis'
-import type { SupervisionStore } from '../../platform/ports.js'
+import type { SupervisionStore } from '../../platform/subscriptions/supervision-store.js'
 import { RedisScript } from './redis-script.js'
 
 const SUPERVISED = 'supervised'

@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
-import type { CallChanges } from '../../platform/ports.js'
+import type { CallChanges } from '../../platform/telephony/call-changes.js'
 import {
   callOf,
   type DeviceRecord,

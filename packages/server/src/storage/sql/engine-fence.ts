@@ -7,8 +7,8 @@
  * save checked after the increment is refused (the owner loads the state only once its epoch is set).
  */
 import type { Kysely } from 'kysely'
-import type { EngineOwnership } from '../../platform/ports.js'
 import { EngineFencedError } from '../../platform/telephony/engine-fenced-error.js'
+import type { EngineOwnership } from '../../platform/telephony/engine-lease.js'
 import type { CallDatabase } from './database.js'
 
 /** The row of the call engine's lease in `engine_lease`. */

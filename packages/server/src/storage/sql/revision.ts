@@ -3,7 +3,7 @@
  * compare-and-set meets on PostgreSQL.
  */
 import { randomBytes } from 'node:crypto'
-import type { Revision } from '../../platform/ports.js'
+import type { Revision } from '../../platform/change-notices.js'
 
 /** A new revision: 72 random bits, never the same for two writes in practice, so never two contents. */
 export function newRevision(): Revision {

@@ -14,7 +14,8 @@
  */
 import { type Kysely, SqliteAdapter } from 'kysely'
 import type { ComRecordDraft, StoredComRecord } from '../../platform/comlog/com-record.js'
-import type { CallChanges, CallStore } from '../../platform/ports.js'
+import type { CallChanges } from '../../platform/telephony/call-changes.js'
+import type { CallStore } from '../../platform/telephony/call-store.js'
 import type { TelephonyState } from '../../platform/telephony/telephony-state.js'
 import { decodeState, OUTBOX_ROW_PREFIX, outboxBatch } from '../call-state-json.js'
 import { type CallWritePlan, CallWritePlanner, type PositionedRow } from './call-write-plan.js'

@@ -4,7 +4,7 @@
  * (docs/cluster.md, "No lost update").
  */
 import type { Kysely } from 'kysely'
-import type { ClockOffsetStore } from '../../platform/ports.js'
+import type { ClockOffsetStore } from '../../platform/clock-offset-store.js'
 import type { ServiceDatabase } from './database.js'
 
 const ROW = 'clock_offset_ms'

@@ -12,7 +12,7 @@ import type {
   ComRecordPage,
   StoredComRecord,
 } from '../../platform/comlog/com-record.js'
-import type { ComlogStore } from '../../platform/ports.js'
+import type { ComlogStore } from '../../platform/comlog/comlog-store.js'
 import { indexNewRecords, unindexRecords } from './comlog-user-index.js'
 import type { CallDatabase, ComlogRecordTable } from './database.js'
 

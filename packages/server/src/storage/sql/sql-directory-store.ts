@@ -5,6 +5,7 @@
  */
 import type { UserPreferences } from '@openness/wire'
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely'
+import type { Revision } from '../../platform/change-notices.js'
 import type {
   AdministratorRecord,
   DirectorySettings,
@@ -17,9 +18,8 @@ import type {
   DirectorySnapshot,
   DirectoryStore,
   RevisedAccount,
-  Revision,
   StoredDirectory,
-} from '../../platform/ports.js'
+} from '../../platform/directory/directory-store.js'
 import type { AccountTable, DirectoryDatabase, DirectorySettingTable } from './database.js'
 import { isWriteConflict, newRevision, StaleWriteError } from './revision.js'
 

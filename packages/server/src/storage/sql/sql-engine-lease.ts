@@ -10,7 +10,8 @@
  */
 import { createHash } from 'node:crypto'
 import type pg from 'pg'
-import type { Clock, EngineLease, EngineOwnership, Timer } from '../../platform/ports.js'
+import type { Clock, Timer } from '../../platform/events.js'
+import type { EngineLease, EngineOwnership } from '../../platform/telephony/engine-lease.js'
 import { EngineTerm } from '../engine-term.js'
 import type { DatabaseTarget } from './database.js'
 import { ENGINE_LEASE_NAME } from './engine-fence.js'

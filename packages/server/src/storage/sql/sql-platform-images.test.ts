@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import { describeWithPostgres, withClient } from '../../../test/support/postgres.js'
 import type { StoredAccount } from '../../platform/directory/account.js'
-import type { DirectorySnapshot } from '../../platform/ports.js'
+import type { DirectorySnapshot } from '../../platform/directory/directory-store.js'
 import { openDatabase } from './database.js'
 import { SqlDirectoryStore } from './sql-directory-store.js'
 import { SqlPlatformImages } from './sql-platform-images.js'

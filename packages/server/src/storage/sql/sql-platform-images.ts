@@ -7,13 +7,13 @@
  */
 import { deserialize, serialize } from 'node:v8'
 import type { Kysely } from 'kysely'
+import type { DirectorySnapshot } from '../../platform/directory/directory-store.js'
 import type {
-  DirectorySnapshot,
   PlatformImage,
   PlatformImageStore,
   RestoredRows,
   SnapshotInfo,
-} from '../../platform/ports.js'
+} from '../../platform/sandbox/platform-image-store.js'
 import { portableState } from '../../platform/telephony/restored-state.js'
 import type { CallDatabase, DirectoryDatabase, SnapshotDatabase } from './database.js'
 import { isWriteConflict } from './revision.js'

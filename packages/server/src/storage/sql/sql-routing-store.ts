@@ -5,14 +5,14 @@
  * forward from A to B and one from B to A, each checked for a loop on its own node) cannot both commit.
  */
 import type { Kysely, Transaction } from 'kysely'
+import type { Revision } from '../../platform/change-notices.js'
+import type { RoutingProfile } from '../../platform/routing/routing-profile.js'
 import type {
   RevisedProfile,
-  Revision,
   RoutingCommit,
   RoutingStore,
   RoutingWrite,
-} from '../../platform/ports.js'
-import type { RoutingProfile } from '../../platform/routing/routing-profile.js'
+} from '../../platform/routing/routing-store.js'
 import type { RoutingDatabase } from './database.js'
 import { isWriteConflict, newRevision, StaleWriteError } from './revision.js'
 

@@ -1,12 +1,12 @@
 /** The VoicemailStore port in the `voicemail_message` table: one row per message, its audio in the row. */
 import type { PartyInfo } from '@openness/wire'
 import type { Kysely, Selectable } from 'kysely'
-import type { VoicemailStore } from '../../platform/ports.js'
 import type {
   MailboxCounters,
   StoredVoiceMessage,
   VoiceMessageDraft,
 } from '../../platform/voicemail/voice-message.js'
+import type { VoicemailStore } from '../../platform/voicemail/voicemail-store.js'
 import type { VoicemailDatabase, VoicemailMessageTable } from './database.js'
 
 /** Every column but the audio: what listings read. */

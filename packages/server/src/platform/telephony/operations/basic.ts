@@ -4,7 +4,7 @@
  */
 import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { Operation } from '../call-engine.js'
+import type { Operation } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'

@@ -4,8 +4,8 @@
  * its incoming callbacks until it deletes it. docs/call-model.md, "Call features".
  */
 import { PlatformError } from '../../platform-error.js'
-import type { Operation } from '../call-engine.js'
 import { partyInfo } from '../call-view.js'
+import type { Operation } from '../engine-operation.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { Endpoint, EngineCommand, StoredCallback, TelephonyState } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'

@@ -6,9 +6,9 @@
  */
 import type { Participant } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { Operation } from '../call-engine.js'
 import { lookupOf } from '../call-index.js'
 import { callView, isUsers } from '../call-view.js'
+import type { Operation } from '../engine-operation.js'
 import { moveConnection } from '../media-state-machine.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import { callOf, type EngineCommand, type TelephonyState } from '../telephony-state.js'

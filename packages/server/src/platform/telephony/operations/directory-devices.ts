@@ -7,7 +7,7 @@
  * released from that user's calls first, then is the user's. The command is idempotent: given the devices the
  * engine has already, it changes nothing and tells nobody.
  */
-import type { Operation } from '../call-engine.js'
+import type { Operation } from '../engine-operation.js'
 import type { DeviceRecord, EngineCommand } from '../telephony-state.js'
 import { hangUpDevice } from './simulation.js'
 

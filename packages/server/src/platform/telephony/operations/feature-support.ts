@@ -1,6 +1,6 @@
 import type { DeviceState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { EngineContext } from '../call-engine.js'
+import type { EngineContext } from '../engine-operation.js'
 import type { CallFeatures } from '../telephony-directory.js'
 import type { CallRecord, DeviceRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'

@@ -5,9 +5,9 @@
  */
 import type { Call, DeviceCapabilities, DeviceState, UserState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { Operation } from '../call-engine.js'
 import { lookupOf } from '../call-index.js'
 import { callView } from '../call-view.js'
+import type { Operation } from '../engine-operation.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import type { CallRecord, EngineCommand, TelephonyState } from '../telephony-state.js'
 import { userState } from '../transaction.js'

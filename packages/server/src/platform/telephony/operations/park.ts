@@ -5,7 +5,7 @@
  * the park timeout recalls the call to the device it was parked from. docs/call-model.md, "Call features".
  */
 import { PlatformError } from '../../platform-error.js'
-import type { Operation } from '../call-engine.js'
+import type { Operation } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
 import type { EngineCommand } from '../telephony-state.js'
 import { requireFeature, requireOwnDevice } from './feature-support.js'

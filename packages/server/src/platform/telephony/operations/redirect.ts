@@ -4,7 +4,7 @@
  * docs/call-model.md, "Call features".
  */
 import { PlatformError } from '../../platform-error.js'
-import type { EngineContext, Operation } from '../call-engine.js'
+import type { EngineContext, Operation } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'

@@ -5,7 +5,7 @@
  * outside number follows its rule in the directory (answers after a delay, is busy, rejects, never answers).
  * And how the ringing ends before its timeout: the party answers, or is taken out (redirected, picked up).
  */
-import type { EngineContext } from '../call-engine.js'
+import type { EngineContext } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'

@@ -6,7 +6,7 @@
  */
 import type { CallCause } from '@openness/wire'
 import type { RoutingProfile } from '../../routing/routing-profile.js'
-import type { EngineContext } from '../call-engine.js'
+import type { EngineContext } from '../engine-operation.js'
 import type { CallRecord, Connection, Endpoint } from '../telephony-state.js'
 import { type Transaction, userStateIn } from '../transaction.js'
 import { addNewDestination, devicesOf, forgetIfNoUser } from './feature-support.js'

@@ -9,10 +9,10 @@
  * `reject`) or on every one (`hang up`), and is refused when none does.
  */
 import { PlatformError } from '../../platform-error.js'
-import type { EngineContext, Operation } from '../call-engine.js'
+import { allCalls } from '../call-index.js'
+import type { EngineContext, Operation } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
 import {
-  allCalls,
   type CallRecord,
   type Connection,
   callOf,

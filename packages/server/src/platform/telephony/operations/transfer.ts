@@ -5,9 +5,9 @@
  */
 import type { Call, CallCause, MediaState } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { EngineContext, Operation } from '../call-engine.js'
 import { callEvent } from '../call-events.js'
 import { callView, isUsers } from '../call-view.js'
+import type { EngineContext, Operation } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
