@@ -18,11 +18,9 @@ import { join } from 'node:path'
 import { CallLogRecorder } from '../../packages/server/dist/platform/comlog/call-log-recorder.js'
 import { ComlogService } from '../../packages/server/dist/platform/comlog/comlog-service.js'
 import { EventSummaryService } from '../../packages/server/dist/platform/comlog/event-summary.js'
-import {
-  DEFAULT_ENGINE_SETTINGS,
-  execute,
-} from '../../packages/server/dist/platform/telephony/call-engine.js'
+import { execute } from '../../packages/server/dist/platform/telephony/call-engine.js'
 import { newCallRefKey } from '../../packages/server/dist/platform/telephony/call-refs.js'
+import { DEFAULT_ENGINE_SETTINGS } from '../../packages/server/dist/platform/telephony/engine-operation.js'
 import { TelephonyService } from '../../packages/server/dist/platform/telephony/telephony-service.js'
 import {
   callCount,
