@@ -1,21 +1,21 @@
-// Cluster fan-out (docs/cluster.md, "Delivery on the event log"): how many events a second one node appends to the
-// event logs of 1,000 subscriptions on Redis, each event matching all of them (LoggedSubscriptionOutlets,
+// Cluster fan-out (docs/cluster-events.md, "Delivery on the event log"): how many events a second one node appends
+// to the event logs of 1,000 subscriptions on Redis, each event matching all of them (LoggedSubscriptionOutlets,
 // RedisSubscriptionEventLog; nothing reads the logs, which stay trimmed at their capacity, as for clients away).
-// Two ways of publishing: one event per turn of the event loop (each its own batch), and bursts of 10 events in one
-// turn (one batch: 10 appendMany, each one pipeline of 4 script calls). Not part of `npm run bench`: it needs a
-// Redis server.
+// Two ways of publishing: one event per turn of the event loop (each its own batch), and bursts of 10 events in
+// one turn (one batch: 10 appendMany, each one pipeline of 4 script calls). Not part of `npm run bench`: it needs
+// a Redis server.
 //
 // Usage: npm run build && REDIS_URL=redis://127.0.0.1:6379 node bench/cluster-fanout.mjs [subscriptions] [seconds]
 
 import { randomBytes } from 'node:crypto'
 import { setImmediate as tick } from 'node:timers/promises'
 import { Redis } from 'ioredis'
+import { SystemClock } from '../packages/server/dist/clock/system-clock.js'
 import { EventRouter } from '../packages/server/dist/delivery/event-router.js'
 import { LoggedSubscriptionOutlets } from '../packages/server/dist/delivery/logged-outlets.js'
 import { fetchTransport } from '../packages/server/dist/delivery/webhook-sender.js'
 import { connectRedis } from '../packages/server/dist/storage/redis/redis-client.js'
 import { RedisSubscriptionEventLog } from '../packages/server/dist/storage/redis/redis-subscription-event-log.js'
-import { SystemClock } from '../packages/server/dist/system-clock.js'
 
 const url = process.env.REDIS_URL
 if (url === undefined) {

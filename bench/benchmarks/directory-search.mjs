@@ -5,10 +5,11 @@
 // first or last name (CONTAIN). Reports each one's p99 over the round's searches, and notes the time and
 // memory the index took to build. No baseline: the search's own latency is the figure
 // (docs/directory-search.md).
+
+import { SystemClock } from '../../packages/server/dist/clock/system-clock.js'
 import { DirectoryIndex } from '../../packages/server/dist/platform/directory-search/directory-index.js'
 import { DirectorySearchService } from '../../packages/server/dist/platform/directory-search/directory-search-service.js'
 import { MemorySearchContextStore } from '../../packages/server/dist/storage/memory/memory-search-context-store.js'
-import { SystemClock } from '../../packages/server/dist/system-clock.js'
 import { latencySummary } from '../lib/stats.mjs'
 
 const SYLLABLES = [

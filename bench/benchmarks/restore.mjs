@@ -7,8 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parse, stringify } from 'yaml'
-import { AdjustableClock } from '../../packages/server/dist/adjustable-clock.js'
-import { startPlatform } from '../../packages/server/dist/service.js'
+import { startPlatform } from '../../packages/server/dist/assembly/service.js'
+import { AdjustableClock } from '../../packages/server/dist/clock/adjustable-clock.js'
 import { cheapHash, cheapPasswords, DEMO_DIRECTORY } from '../lib/service.mjs'
 import { latencySummary } from '../lib/stats.mjs'
 

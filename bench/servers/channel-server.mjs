@@ -12,11 +12,11 @@
 // that the receivers compute the delivery latency.
 
 import { setImmediate as tick } from 'node:timers/promises'
-import { buildApp } from '../../packages/server/dist/app.js'
-import { DEMO_DIRECTORY_FILE } from '../../packages/server/dist/config.js'
-import { startListeners } from '../../packages/server/dist/listeners.js'
-import { startPlatform } from '../../packages/server/dist/service.js'
-import { SystemClock } from '../../packages/server/dist/system-clock.js'
+import { buildApp } from '../../packages/server/dist/assembly/app.js'
+import { DEMO_DIRECTORY_FILE } from '../../packages/server/dist/assembly/config.js'
+import { startListeners } from '../../packages/server/dist/assembly/listeners.js'
+import { startPlatform } from '../../packages/server/dist/assembly/service.js'
+import { SystemClock } from '../../packages/server/dist/clock/system-clock.js'
 import { benchEvent, forcedGcMemory, onCommands } from '../lib/ipc.mjs'
 
 const running = await startPlatform({

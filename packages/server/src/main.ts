@@ -4,8 +4,7 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import type pino from 'pino'
-import { AdjustableClock } from './adjustable-clock.js'
-import { buildApp } from './app.js'
+import { buildApp } from './assembly/app.js'
 import {
   ConfigError,
   DEFAULT_CONTROL_URL,
@@ -13,18 +12,19 @@ import {
   loadConfig,
   SCENARIO_LIBRARY_DIR,
   type ServiceConfig,
-} from './config.js'
+} from './assembly/config.js'
+import { type HttpListener, startHttpListener, startListeners } from './assembly/listeners.js'
+import { startPlatform } from './assembly/service.js'
+import { loadTlsMaterial, type TlsMaterial } from './assembly/tls.js'
+import { AdjustableClock } from './clock/adjustable-clock.js'
+import { keptClock } from './clock/kept-clock.js'
 import { buildControlApp, CONTROL_PATH, type ControlPlatform } from './control/control-app.js'
 import { generateOperatorToken } from './control/operator-token.js'
 import { scenarioServices } from './control/scenarios/scenario-services.js'
-import { keptClock } from './kept-clock.js'
-import { type HttpListener, startHttpListener, startListeners } from './listeners.js'
 import { activityLog } from './operations/activity-log.js'
 import { createServiceLogger } from './operations/service-logger.js'
-import { startPlatform } from './service.js'
 import { DirectoryFileError } from './storage/file/directory-file.js'
 import { databaseTargetFromUrl } from './storage/sql/database.js'
-import { loadTlsMaterial, type TlsMaterial } from './tls.js'
 
 /** Where the control plane listens, and its token when the service generated it. */
 interface ControlBanner {

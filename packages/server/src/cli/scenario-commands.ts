@@ -1,5 +1,5 @@
 /**
- * `scenarios run <file|-|name>` of the command line (docs/scenarios.md, "Command line"): sends a scenario
+ * `scenarios run <file|-|name>` of the command line (docs/scenarios.md, "Running a scenario"): sends a scenario
  * file as YAML, so that the control plane names each problem by its line, or runs one of the library by name;
  * prints the timeline and the verdict, and answers exit code 1 when the scenario did not pass.
  */

@@ -1,11 +1,11 @@
 /**
- * The appends of one node to its subscriptions' event logs (docs/cluster.md, "Delivery on the event log"): the
- * events routed during one turn of the event loop are gathered, each serialized event (or dialect variant) with
- * the subscriptions it goes to, and sent at the end of the turn with one `appendBatch`: on Redis one pipeline of
- * script calls (one for up to 256 appends), written at once on the node's connection, whatever the number of
- * events and subscriptions.
- * Events leave in the order they were routed, so one subscription's events keep the order this node routed them in.
- * An engine's event carries its origin to the log, which takes it once (platform/telephony/event-origin.ts).
+ * The appends of one node to its subscriptions' event logs (docs/cluster-events.md, "Delivery on the event log"):
+ * the events routed during one turn of the event loop are gathered, each serialized event (or dialect variant)
+ * with the subscriptions it goes to, and sent at the end of the turn with one `appendBatch`: on Redis one pipeline
+ * of script calls (one for up to 256 appends), written at once on the node's connection, whatever the number of
+ * events and subscriptions. Events leave in the order they were routed, so one subscription's events keep the
+ * order this node routed them in. An engine's event carries its origin to the log, which takes it once
+ * (platform/telephony/event-origin.ts).
  */
 import type {
   EventAppend,

@@ -1,9 +1,10 @@
 /**
- * The reader behind a chunk channel in cluster mode (docs/cluster.md, "Delivery on the event log"): it claims its
- * subscription's event log, reads it a page at a time from the acknowledged position (where the subscription's
- * queue stands, whichever node delivered before), hands the page to the channel, and acknowledges it once the
- * channel wrote it all and its socket took it; then it reads on, or waits for the node's watcher to name the
- * subscription. Memory stays bounded: nothing more is read while the channel holds a page or its socket is full.
+ * The reader behind a chunk channel in cluster mode (docs/cluster-events.md, "Delivery on the event log"): it
+ * claims its subscription's event log, reads it a page at a time from the acknowledged position (where the
+ * subscription's queue stands, whichever node delivered before), hands the page to the channel, and acknowledges
+ * it once the channel wrote it all and its socket took it; then it reads on, or waits for the node's watcher to
+ * name the subscription. Memory stays bounded: nothing more is read while the channel holds a page or its socket
+ * is full.
  *
  * ```
  *   READING --page--> WRITING --written--> (acknowledge) READING | WATCHING

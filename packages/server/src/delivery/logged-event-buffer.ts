@@ -1,8 +1,9 @@
 /**
- * One page of a subscription's event log on its way to a chunk channel or a webhook sender (docs/cluster.md,
- * "Delivery on the event log"): the EventQueue both already read, filled by their reader a page at a time with the
- * loss the page reported, so that the channel's loss notice and the sender's are the embedded mode's. It knows the
- * sequence numbers of what it handed over, which the reader acknowledges once delivered.
+ * One page of a subscription's event log on its way to a chunk channel or a webhook sender
+ * (docs/cluster-events.md, "Delivery on the event log"): the EventQueue both already read, filled by their reader
+ * a page at a time with the loss the page reported, so that the channel's loss notice and the sender's are the
+ * embedded mode's. It knows the sequence numbers of what it handed over, which the reader acknowledges once
+ * delivered.
  */
 import type {
   EventQueue,

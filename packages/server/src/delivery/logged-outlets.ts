@@ -1,10 +1,11 @@
 /**
- * The delivery side of subscriptions in cluster mode (docs/cluster.md, "Delivery on the event log"), on the shared
- * SubscriptionEventLog: every node routes every subscription (attach, reroute, detach, told by the store's changes)
- * and appends the events it produces to the logs of the subscriptions they match (LogFanout: one serialization per
- * event, one append per event for all its subscriptions); a chunk channel opens on any node and reads its log from
- * where the subscription's queue stands (LoggedChannelReader); the node that holds the webhooks (the engine owner)
- * sends them from the logs (LoggedWebhook). One watcher per node wakes its readers without polling.
+ * The delivery side of subscriptions in cluster mode (docs/cluster-events.md, "Delivery on the event log"), on the
+ * shared SubscriptionEventLog: every node routes every subscription (attach, reroute, detach, told by the store's
+ * changes) and appends the events it produces to the logs of the subscriptions they match (LogFanout: one
+ * serialization per event, one append per event for all its subscriptions); a chunk channel opens on any node and
+ * reads its log from where the subscription's queue stands (LoggedChannelReader); the node that holds the webhooks
+ * (the engine owner) sends them from the logs (LoggedWebhook). One watcher per node wakes its readers without
+ * polling.
  *
  * Its methods are those of `ChannelOutlets` (delivery/channel-outlets.ts) and the record-based
  * `SubscriptionDelivery` port, which arrive with the wiring.

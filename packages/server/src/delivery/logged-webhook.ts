@@ -1,9 +1,9 @@
 /**
- * A webhook subscription delivered from its event log (docs/cluster.md, "Delivery on the event log"), by the one
- * node that holds the webhooks (the engine owner): the embedded mode's WebhookSender, fed a page at a time from the
- * acknowledged position, each event acknowledged once the receiver took it (or it was given up), so that a node
- * stopped mid-delivery leaves what it had not delivered to the next holder. X-Openness-Sequence comes from the
- * log's numbers (LoggedEventBuffer.numberOf): the next holder goes on from them, and an event delivered again
+ * A webhook subscription delivered from its event log (docs/cluster-events.md, "Delivery on the event log"), by
+ * the one node that holds the webhooks (the engine owner): the embedded mode's WebhookSender, fed a page at a time
+ * from the acknowledged position, each event acknowledged once the receiver took it (or it was given up), so that
+ * a node stopped mid-delivery leaves what it had not delivered to the next holder. X-Openness-Sequence comes from
+ * the log's numbers (LoggedEventBuffer.numberOf): the next holder goes on from them, and an event delivered again
  * carries the number it had, which the receiver drops as a repeat.
  */
 import type { EventLogPage } from '../platform/subscriptions/subscription-event-log.js'

@@ -100,8 +100,8 @@ export interface WebhookSenderOptions {
   onDelivered?(events: number): void
   /**
    * The X-Openness-Sequence of a delivery taken from the queue, in place of the sender's own count 1, 2, 3...: on
-   * the shared event log, numbers that a sender on another node goes on from (docs/cluster.md, "Delivery on the
-   * event log").
+   * the shared event log, numbers that a sender on another node goes on from (docs/cluster-events.md, "Delivery on
+   * the event log").
    */
   numberOf?(kind: 'event' | 'notice'): number
   /** Where the events taken and announced lost are counted (the node's metrics). */

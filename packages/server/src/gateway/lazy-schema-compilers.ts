@@ -1,7 +1,7 @@
 /**
  * Route schemas compiled on first use instead of at start-up. Fastify compiles every route's request
  * validators (Ajv) and response serializers (fast-json-stringify) when the app gets ready: about a third
- * of the service's start-up (docs/performance.md, "Start-up"), for routes most clients never call. These
+ * of the service's start-up (docs/performance.md, "startup"), for routes most clients never call. These
  * compiler factories are Fastify's own, each compiled function made on the first call of its route.
  *
  * One difference with Fastify's defaults: Fastify lowercases the property names of a `headers` schema only

@@ -121,7 +121,7 @@ export function ownDevice(actor: TelephonyActor, deviceId: string, field = 'devi
 /**
  * `ownCall`, after this node caught up with the engine when the call is not the user's here: in a cluster a
  * client may act on a call it learned of from an event before this node's replica applied the batch that made
- * it (docs/cluster.md, "The engine across nodes, wired"). The miss costs one read of the change feed; a hit costs
+ * it (docs/cluster-engine.md, "The engine on every node"). The miss costs one read of the change feed; a hit costs
  * nothing more than `ownCall`.
  */
 export async function ownCallCaughtUp(actor: TelephonyActor, callRef: string): Promise<string> {

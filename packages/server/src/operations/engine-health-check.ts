@@ -1,6 +1,6 @@
 /**
- * The call engine's part of a node's readiness (docs/operations.md; docs/cluster.md, "The engine across nodes,
- * wired"): a cluster node is ready only once it is caught up with the engine, running it as its owner or
+ * The call engine's part of a node's readiness (docs/operations.md; docs/cluster-engine.md, "The engine on every
+ * node"): a cluster node is ready only once it is caught up with the engine, running it as its owner or
  * following the owner with a replica loaded from the stored state. The embedded mode's node owns the engine
  * before it serves, so it needs no such check.
  */

@@ -6,7 +6,7 @@
  */
 import pino, { type DestinationStream, type Logger } from 'pino'
 import pinoPretty from 'pino-pretty'
-import type { LogFormat } from '../config.js'
+import type { LogFormat } from '../assembly/config.js'
 
 /** What the logger is made of. */
 export interface ServiceLoggerOptions {

@@ -1,5 +1,5 @@
 /**
- * The engine's batches as the change feed carries them (docs/cluster.md, "The replica"): the owner encodes
+ * The engine's batches as the change feed carries them (docs/cluster-engine.md, "The replica"): the owner encodes
  * what a stored batch wrote, as the call stores encode it (call-state-json.ts): the changed calls and devices
  * as JSON, the removed ones by key, and the rest of the state when it changed; a replica applies them to the
  * state it holds. The batch number travels beside the rest, not in it, so that a batch that changed nothing

@@ -1,8 +1,8 @@
 /**
- * The engine owner's side of the change feed (docs/cluster.md, "The replica"): told of each batch once it is
- * stored (TelephonyServiceOptions.onStored), it encodes what the batch wrote and publishes it, batch after
- * batch in order, under the owner's epoch. A batch that fails to be published is reported and the next ones
- * go on: the followers find the gap and load the state from the database.
+ * The engine owner's side of the change feed (docs/cluster-engine.md, "The replica"): told of each batch once it
+ * is stored (TelephonyServiceOptions.onStored), it encodes what the batch wrote and publishes it, batch after
+ * batch in order, under the owner's epoch. A batch that fails to be published is reported and the next ones go on:
+ * the followers find the gap and load the state from the database.
  */
 import type { EngineChangeFeed } from '../platform/telephony/engine-change-feed.js'
 import type { BatchPublication, StoredBatch } from '../platform/telephony/telephony-service.js'

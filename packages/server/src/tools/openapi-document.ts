@@ -1,8 +1,8 @@
 /** Builds the OpenAPI document of the service without listening: the same app, on an in-memory store. */
-import { buildApp } from '../app.js'
-import { DEMO_DIRECTORY_FILE } from '../config.js'
-import { startPlatform } from '../service.js'
-import { SystemClock } from '../system-clock.js'
+import { buildApp } from '../assembly/app.js'
+import { DEMO_DIRECTORY_FILE } from '../assembly/config.js'
+import { startPlatform } from '../assembly/service.js'
+import { SystemClock } from '../clock/system-clock.js'
 
 /** The OpenAPI document as committed in docs/openapi.json: stable JSON, two-space indented. */
 export async function openApiDocument(): Promise<string> {

@@ -1,7 +1,7 @@
 /**
  * The journal of a cluster (three real node processes over the machine's PostgreSQL and Redis): what one node
- * served and delivered is read, verified and followed through another (docs/journal.md, "In a cluster": the
- * entries are in one Redis stream that every node writes).
+ * served and delivered is read, verified and followed through another (docs/journal.md, "Size": in a cluster
+ * the entries are in one Redis stream that every node writes).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ClusterClient } from '../support/cluster-client.js'

@@ -6,10 +6,10 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { AdjustableClock } from '../../src/adjustable-clock.js'
+import { AdjustableClock } from '../../src/clock/adjustable-clock.js'
+import { keptClock } from '../../src/clock/kept-clock.js'
 import { buildControlApp } from '../../src/control/control-app.js'
 import type { AdjustableTime } from '../../src/control/routes/clock.js'
-import { keptClock } from '../../src/kept-clock.js'
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
 import { VerifiedPasswords } from '../../src/platform/auth/verified-passwords.js'
 import { Directory } from '../../src/platform/directory/directory.js'

@@ -1,5 +1,5 @@
 /**
- * The fencing of SqlCallStore's saves (docs/cluster.md, "Engine lease and fencing"), on every SQL target: a
+ * The fencing of SqlCallStore's saves (docs/cluster-engine.md, "Engine lease and fencing"), on every SQL target: a
  * save under the lease's epoch is stored, one under an earlier epoch, or by a writer that knows its term
  * ended, is refused with EngineFencedError and writes nothing. The lease's row is set by hand here; the
  * election that moves it on is tested in engine-lease.test.ts.

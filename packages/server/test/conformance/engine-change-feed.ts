@@ -1,5 +1,5 @@
 /**
- * The EngineChangeFeed conformance suite (docs/cluster.md, "The replica"): batches read after a number, in
+ * The EngineChangeFeed conformance suite (docs/cluster-engine.md, "The replica"): batches read after a number, in
  * order and whole; a bounded feed telling a reader that fell behind it; a gap; a late batch of an older owner
  * dropped and a new history started; followers handed new batches without polling, and closed.
  */

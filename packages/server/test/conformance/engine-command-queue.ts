@@ -1,5 +1,5 @@
 /**
- * The EngineCommandQueue conformance suite (style guide 6; docs/cluster.md, "Commands from other nodes"): a
+ * The EngineCommandQueue conformance suite (style guide 6; docs/cluster-engine.md, "Commands from other nodes"): a
  * request submitted on one node is run by the owner on another and answered to the first, refusals come back
  * as the same PlatformError, one node's requests keep their order, a request nobody consumes times out, the
  * next owner takes over what a dead owner never answered and runs it once, an answer is remembered rather than

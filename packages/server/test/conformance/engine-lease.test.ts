@@ -1,12 +1,13 @@
 /**
  * Runs the EngineLease conformance suite on the single-node lease and on PostgreSQL, and the election on
- * PostgreSQL (docs/cluster.md, "Engine lease and fencing"): two nodes contend, the owner's connection is
+ * PostgreSQL (docs/cluster-engine.md, "Engine lease and fencing"): two nodes contend, the owner's connection is
  * killed or given up, the other takes over under a greater epoch, and the old owner's saves are refused.
  * Real timers, with intervals of tens of milliseconds; every wait is bounded.
  */
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { SystemClock } from '../../src/clock/system-clock.js'
 import { callChanges } from '../../src/platform/telephony/call-changes.js'
 import { withCalls } from '../../src/platform/telephony/call-index.js'
 import { EngineFencedError } from '../../src/platform/telephony/engine-fenced-error.js'
@@ -17,7 +18,6 @@ import { type CallDatabase, callTables, openDatabase } from '../../src/storage/s
 import { fenceOf } from '../../src/storage/sql/engine-fence.js'
 import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
 import { SqlEngineLease } from '../../src/storage/sql/sql-engine-lease.js'
-import { SystemClock } from '../../src/system-clock.js'
 import { describeWithPostgres, type PostgresTarget, withClient } from '../support/postgres.js'
 import { engineLeaseConformance } from './engine-lease.js'
 

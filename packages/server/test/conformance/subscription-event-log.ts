@@ -1,5 +1,5 @@
 /**
- * The SubscriptionEventLog conformance suite (style guide 6; docs/cluster.md, "Events: one stream per
+ * The SubscriptionEventLog conformance suite (style guide 6; docs/cluster-events.md, "One stream per
  * subscription"): numbering, order, the bounded capacity and its exact loss count, reads after a position
  * (resumption), acknowledgement, drop, time to live, fan-out, engine events taken once per origin, and watchers
  * woken without polling.

@@ -6,9 +6,9 @@
  */
 import type { LightMyRequestResponse } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AdjustableClock } from '../../src/adjustable-clock.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
+import { AdjustableClock } from '../../src/clock/adjustable-clock.js'
 import { buildControlApp } from '../../src/control/control-app.js'
-import { type Listeners, startListeners } from '../../src/listeners.js'
 import { expectRestError } from '../support/assertions.js'
 import { openChannel } from '../support/channel-client.js'
 import { directoryVariant } from '../support/directory-variant.js'

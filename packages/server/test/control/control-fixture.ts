@@ -1,7 +1,7 @@
 /** A control plane over the demo directory in SQLite :memory:, with the events it publishes recorded. */
 import type { FastifyInstance } from 'fastify'
+import { DEMO_DIRECTORY_FILE } from '../../src/assembly/config.js'
 import { type CliIo, run } from '../../src/cli/openness-control.js'
-import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
 import { buildControlApp, type ControlAppOptions } from '../../src/control/control-app.js'
 import { PasswordHasher } from '../../src/platform/auth/password-hasher.js'
 import { Directory } from '../../src/platform/directory/directory.js'

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
+import type { PlatformOptions } from '../../src/assembly/service.js'
 import { buildControlApp } from '../../src/control/control-app.js'
 import type { JournalEntry } from '../../src/platform/journal/journal-entry.js'
-import type { PlatformOptions } from '../../src/service.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 import { AUTH, TOKEN } from './control-fixture.js'
 

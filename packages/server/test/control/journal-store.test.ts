@@ -1,5 +1,5 @@
 /**
- * The journal's stores (docs/journal.md, "Storage"), the same cases on each: the memory ring, and the Redis
+ * The journal's stores (docs/journal.md, "Size"), the same cases on each: the memory ring, and the Redis
  * stream of the cluster mode against the real Redis (skipped when REDIS_URL is not set): ids in order, reads
  * from either end between ids with a limit, clearing, live readers from now or after an id, a request in
  * progress keeping its place, and on Redis, two nodes sharing one journal.

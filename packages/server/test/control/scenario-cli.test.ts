@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { SCENARIO_LIBRARY_DIR } from '../../src/config.js'
+import { SCENARIO_LIBRARY_DIR } from '../../src/assembly/config.js'
 import { type CliRun, runCli } from './control-fixture.js'
 import { type ScenarioService, startScenarioService } from './scenario-fixture.js'
 

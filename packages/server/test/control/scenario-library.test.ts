@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { SCENARIO_LIBRARY_DIR } from '../../src/config.js'
+import { SCENARIO_LIBRARY_DIR } from '../../src/assembly/config.js'
 import type { ScenarioResult } from '../../src/control/scenarios/scenario-result.js'
 import { type ScenarioService, startScenarioService } from './scenario-fixture.js'
 

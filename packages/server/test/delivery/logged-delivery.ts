@@ -1,9 +1,9 @@
 /**
- * Delivery on the shared event log across nodes (docs/cluster.md, "Delivery on the event log"), one suite run on
- * the memory log (one log shared by the nodes) and on Redis (each node its own client): events produced on one node
- * reach a channel open on another; what waits is delivered in order where the channel opens; a channel moved to
- * another node gets every event once, in order; the loss notice; dialect variants; one append per event for all its
- * subscriptions; webhooks sent by the node that holds them, handed over without a repeat; detach.
+ * Delivery on the shared event log across nodes (docs/cluster-events.md, "Delivery on the event log"), one suite
+ * run on the memory log (one log shared by the nodes) and on Redis (each node its own client): events produced on
+ * one node reach a channel open on another; what waits is delivered in order where the channel opens; a channel
+ * moved to another node gets every event once, in order; the loss notice; dialect variants; one append per event
+ * for all its subscriptions; webhooks sent by the node that holds them, handed over without a repeat; detach.
  */
 import { afterEach, expect, it } from 'vitest'
 import type {

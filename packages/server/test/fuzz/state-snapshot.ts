@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto'
 import { USER_RIGHTS } from '@openness/wire'
 import { sql } from 'kysely'
-import type { RunningPlatform } from '../../src/service.js'
+import type { RunningPlatform } from '../../src/assembly/service.js'
 
 /** Each part of the state as stable JSON, by name. */
 export type StateSnapshot = Record<string, string>

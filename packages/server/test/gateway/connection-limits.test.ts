@@ -6,8 +6,8 @@
  */
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ConnectionLimits } from '../../src/connection-limits.js'
-import { type Listeners, startListeners } from '../../src/listeners.js'
+import type { ConnectionLimits } from '../../src/assembly/connection-limits.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 
 const LIMITS: ConnectionLimits = {

@@ -1,12 +1,12 @@
 /**
- * A command the call engine's owner does not answer in time (cluster mode: docs/cluster.md, "The engine across
- * nodes, wired"): the node that forwarded it answers 503 NOT_READY with Retry-After, and the command is not run
+ * A command the call engine's owner does not answer in time (cluster mode: docs/cluster-engine.md, "The engine on
+ * every node"): the node that forwarded it answers 503 NOT_READY with Retry-After, and the command is not run
  * later. The service's engine is swapped for a follower node whose owner (another node) answers nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startTelephony } from '../../src/assembly/start-telephony.js'
 import { DirectoryTelephony } from '../../src/platform/telephony/directory-telephony.js'
 import type { EngineNode } from '../../src/platform/telephony/engine-node.js'
-import { startTelephony } from '../../src/start-telephony.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { MemoryEngineChangeFeed } from '../../src/storage/memory/memory-engine-change-feed.js'
 import { MemoryEngineCommandQueue } from '../../src/storage/memory/memory-engine-command-queue.js'

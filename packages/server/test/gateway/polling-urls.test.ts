@@ -9,8 +9,8 @@ import { request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
-import { loadTlsMaterial } from '../../src/tls.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
+import { loadTlsMaterial } from '../../src/assembly/tls.js'
 import { authenticate, startTestService, type TestService } from '../support/test-service.js'
 
 let service: TestService

@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
 import type { PlatformEvent } from '../../src/platform/events.js'
 import { expectRestError } from '../support/assertions.js'
 import { openChannel } from '../support/channel-client.js'

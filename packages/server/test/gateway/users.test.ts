@@ -17,7 +17,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
-import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
+import { DEMO_DIRECTORY_FILE } from '../../src/assembly/config.js'
 import {
   authenticate,
   basic,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 
 const SAMPLE = fileURLToPath(new URL('../../../../deploy/haproxy.cfg', import.meta.url))

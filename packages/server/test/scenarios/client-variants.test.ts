@@ -8,7 +8,7 @@
 import { request } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 

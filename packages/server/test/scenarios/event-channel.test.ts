@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
 import { buildControlApp } from '../../src/control/control-app.js'
-import { type Listeners, startListeners } from '../../src/listeners.js'
 import { newUser, TOKEN } from '../control/control-fixture.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'

@@ -4,7 +4,7 @@
  * serves, and its channels end with the response's end, the subscriptions staying.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
 import { type ChannelClient, openChannel } from '../support/channel-client.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 

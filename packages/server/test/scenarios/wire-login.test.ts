@@ -20,8 +20,8 @@ import {
 import type { Static, TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Listeners, startListeners } from '../../src/listeners.js'
-import { loadTlsMaterial, type TlsMaterial } from '../../src/tls.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
+import { loadTlsMaterial, type TlsMaterial } from '../../src/assembly/tls.js'
 import { basic, startTestService, type TestService } from '../support/test-service.js'
 
 interface Answer {

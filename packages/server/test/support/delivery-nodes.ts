@@ -1,5 +1,5 @@
 /**
- * Nodes of a cluster's delivery for tests (docs/cluster.md, "Delivery on the event log"): each node its own
+ * Nodes of a cluster's delivery for tests (docs/cluster-events.md, "Delivery on the event log"): each node its own
  * EventRouter and LoggedSubscriptionOutlets on its own log client, and a real HTTP server on 127.0.0.1 whose path
  * `/{subscriptionId}` opens the subscription's chunk channel on that node; subscription records as a store hands
  * them out.

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse, stringify } from 'yaml'
-import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
+import { DEMO_DIRECTORY_FILE } from '../../src/assembly/config.js'
 
 export async function directoryVariant(
   edit: (document: Record<string, unknown>) => void,

@@ -2,8 +2,8 @@
  * The service on a plain-HTTP listener on a free loopback port, for the tests that talk to it over real
  * sockets (scenarios, client conformance), with the event channels they open closed at the end.
  */
-import { type Listeners, startListeners } from '../../src/listeners.js'
-import type { PlatformOptions } from '../../src/service.js'
+import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
+import type { PlatformOptions } from '../../src/assembly/service.js'
 import type { ChannelClient } from './channel-client.js'
 import { startTestService, type TestService } from './test-service.js'
 

@@ -1,9 +1,9 @@
 /** Starts the service over the demo directory in SQLite :memory:, with a virtual clock, for route tests. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { type AppOptions, buildApp } from '../../src/app.js'
-import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
-import type { RunningPlatform } from '../../src/service.js'
-import { type PlatformOptions, startPlatform } from '../../src/service.js'
+import { type AppOptions, buildApp } from '../../src/assembly/app.js'
+import { DEMO_DIRECTORY_FILE } from '../../src/assembly/config.js'
+import type { RunningPlatform } from '../../src/assembly/service.js'
+import { type PlatformOptions, startPlatform } from '../../src/assembly/service.js'
 import { VirtualClock } from './virtual-clock.js'
 
 /** A fast scrypt cost for tests (production uses OWASP's minimum). */

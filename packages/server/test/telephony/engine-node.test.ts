@@ -1,11 +1,12 @@
 /**
- * The call engine on every node (docs/cluster.md, "The engine across nodes, wired"), over memory adapters: a
+ * The call engine on every node (docs/cluster-engine.md, "The engine on every node"), over memory adapters: a
  * shared command queue, change feed and call store, and an election the test drives. The owner runs commands
  * on its engine; a follower forwards them and resolves once its replica shows their effect; a refusal comes
  * back as the same PlatformError; a term lost hands the engine over with its calls and timers, and a command
  * caught under way is run by the next owner; a stop gives the engine up. A virtual clock drives time.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { embeddedEngineAdapters, startTelephony } from '../../src/assembly/start-telephony.js'
 import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
 import { PlatformError } from '../../src/platform/platform-error.js'
 import { allCalls } from '../../src/platform/telephony/call-index.js'
@@ -25,7 +26,6 @@ import {
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
 import { withResolvers } from '../../src/platform/with-resolvers.js'
-import { embeddedEngineAdapters, startTelephony } from '../../src/start-telephony.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { MemoryEngineChangeFeed } from '../../src/storage/memory/memory-engine-change-feed.js'
 import { MemoryEngineCommandQueue } from '../../src/storage/memory/memory-engine-command-queue.js'

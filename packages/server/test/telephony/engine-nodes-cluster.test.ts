@@ -1,6 +1,6 @@
 /**
- * Three engine nodes in one process on the real PostgreSQL and Redis (docs/cluster.md, "The engine across
- * nodes, wired"): each with its own lease connection, its own pool on the same schema, its own Redis clients.
+ * Three engine nodes in one process on the real PostgreSQL and Redis (docs/cluster-engine.md, "The engine on every
+ * node"): each with its own lease connection, its own pool on the same schema, its own Redis clients.
  * A call made on a follower, answered through another node, released through the first, every node's state
  * equal after each step; then the owner's lease connection killed: another node owns the engine within two
  * seconds, the call in progress goes on, a ringing timer set before the kill fires once, on the new owner; and
@@ -9,7 +9,9 @@
  */
 import type { Kysely } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { clusterEngineAdapters } from '../../src/cluster-engine-adapters.js'
+import { clusterEngineAdapters } from '../../src/assembly/cluster-engine-adapters.js'
+import { startTelephony } from '../../src/assembly/start-telephony.js'
+import { SystemClock } from '../../src/clock/system-clock.js'
 import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
 import { allCalls } from '../../src/platform/telephony/call-index.js'
 import type { EngineNode } from '../../src/platform/telephony/engine-node.js'
@@ -18,7 +20,6 @@ import {
   type EngineCommand,
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
-import { startTelephony } from '../../src/start-telephony.js'
 import { RedisSubscriptionEventLog } from '../../src/storage/redis/redis-subscription-event-log.js'
 import {
   type CallDatabase,
@@ -26,7 +27,6 @@ import {
   type DirectoryDatabase,
   openDatabase,
 } from '../../src/storage/sql/database.js'
-import { SystemClock } from '../../src/system-clock.js'
 import { describeWithPostgres, type PostgresTarget, withClient } from '../support/postgres.js'
 import { describeWithRedis } from '../support/redis.js'
 import {

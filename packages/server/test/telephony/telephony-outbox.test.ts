@@ -1,5 +1,5 @@
 /**
- * The engine's transactional outbox in a cluster (docs/cluster.md, "Events of a batch whose owner died"): a
+ * The engine's transactional outbox in a cluster (docs/cluster-engine.md, "Events of a batch whose owner died"): a
  * stored batch keeps its events (`TelephonyState.unpublished`) until they are known to be in the logs, and an
  * engine started on such a state publishes them again, each with its origin, so that a log takes every event
  * once, in order, even when the owner that stored the batch died before its appends.

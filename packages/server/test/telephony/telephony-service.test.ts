@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { DEMO_DIRECTORY_FILE } from '../../src/config.js'
+import { DEMO_DIRECTORY_FILE } from '../../src/assembly/config.js'
+import { startPlatform } from '../../src/assembly/service.js'
 import type { EventSink, PlatformEvent } from '../../src/platform/events.js'
 import { allCalls } from '../../src/platform/telephony/call-index.js'
 import { callRefOf } from '../../src/platform/telephony/call-refs.js'
@@ -21,7 +22,6 @@ import {
   initialState,
   withAnswered,
 } from '../../src/platform/telephony/telephony-state.js'
-import { startPlatform } from '../../src/service.js'
 import { MemoryCallStore } from '../../src/storage/memory/memory-call-store.js'
 import { callTables, type DatabaseTarget, openDatabase } from '../../src/storage/sql/database.js'
 import { SqlCallStore } from '../../src/storage/sql/sql-call-store.js'
@@ -559,7 +559,7 @@ describe('the telephony service in the running platform', () => {
   })
 })
 
-describe('TelephonyService and forwarded requests (docs/cluster.md, "The engine across nodes, wired")', () => {
+describe('TelephonyService and forwarded requests (docs/cluster-engine.md, "The engine on every node")', () => {
   it('stores the id of a forwarded request with the batch that ran it, and the call it made', async () => {
     const store = new MemoryCallStore()
     const service = await start(store, new VirtualClock(), new RecordingSink())

@@ -1,6 +1,7 @@
 /**
- * The devices of a user, in the directory file's format (docs/control-plane.md, "Devices"). A device is
- * named by its id, its phone number. Each change publishes OnUserInfoChanged for its user.
+ * The devices of a user, in the directory file's format (docs/control-plane.md, "Users and devices in the
+ * directory file's format"). A device is named by its id, its phone number. Each change publishes
+ * OnUserInfoChanged for its user.
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../gateway/error-responses.js'

@@ -1,6 +1,7 @@
 /**
- * Users of the directory, in the directory file's format (docs/control-plane.md, "Users"): list, show,
- * create, change and delete. Each change publishes its events through the directory.
+ * Users of the directory, in the directory file's format (docs/control-plane.md, "Users and devices in the
+ * directory file's format"): list, show, create, change and delete. Each change publishes its events through
+ * the directory.
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../gateway/error-responses.js'

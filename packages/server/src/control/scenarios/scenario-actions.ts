@@ -1,5 +1,5 @@
 /**
- * The actions of a scenario's steps (docs/scenarios.md, "Actions"): the control plane's, named as the command
+ * The actions of a scenario's steps (docs/scenarios.md, "The script"): the control plane's, named as the command
  * line names them (`calls make`, `devices answer`, `outside busy`...), and those of a user's application
  * through the public API (`as: alice`, `do: makeCall`, with the body the API takes). Each is the request it
  * makes: a step does exactly what the route does, with the same checks and answers.

@@ -1,7 +1,7 @@
 /**
- * The world's rules at work during a run (docs/scenarios.md, "Devices and outside parties"): a device that
- * answers after N rings or seconds, an outside number that answers, is busy or rejects when called, and hangs
- * up a while after its call is connected. The run tells it what it sees after each moment of the clock; it
+ * The world's rules at work during a run (docs/scenarios.md, "The world"): a device that answers after N
+ * rings or seconds, an outside number that answers, is busy or rejects when called, and hangs up a while after
+ * its call is connected. The run tells it what it sees after each moment of the clock; it
  * schedules each act at its time on the run's own agenda and runs it then, as the engine's command.
  */
 import type { EngineCommand } from '../../platform/telephony/telephony-state.js'

@@ -80,7 +80,7 @@ export const Step = Type.Object(
   {
     at: Type.Optional(Duration),
     after: Type.Optional(Duration),
-    do: Type.String({ minLength: 1, description: 'the action (docs/scenarios.md, "Actions")' }),
+    do: Type.String({ minLength: 1, description: 'the action (docs/scenarios.md, "The script")' }),
     as: Type.Optional(
       Type.String({
         minLength: 1,

@@ -1,5 +1,5 @@
 /**
- * Partial matching of what a scenario expects against what happened (docs/scenarios.md, "Matching"): the
+ * Partial matching of what a scenario expects against what happened (docs/scenarios.md, "Expectations"): the
  * fields given must be there with these values, the others may be anything; a list must have as many items,
  * each matched in turn; `null` means absent. Fields that carry a callRef take call names.
  */

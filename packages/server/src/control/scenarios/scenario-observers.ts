@@ -1,7 +1,7 @@
 /**
  * The events a run follows for each user it observes: what the user's application would receive with a
- * subscription to every package about the user (docs/scenarios.md, "Events"), taken from the platform's event
- * router as subscriptions take them, with the time of the run each arrived at.
+ * subscription to every package about the user (docs/scenarios.md, "Expectations"), taken from the platform's
+ * event router as subscriptions take them, with the time of the run each arrived at.
  */
 import { EVENT_PACKAGES, type EventPackage, PRODUCT_ONLY_PACKAGES } from '@openness/wire'
 import type { EventTarget, SerializedEvent } from '../../delivery/event-router.js'

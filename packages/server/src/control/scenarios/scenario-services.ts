@@ -5,7 +5,7 @@
  * and the gateway's Fastify application.
  */
 import type { FastifyInstance } from 'fastify'
-import type { RunningPlatform } from '../../service.js'
+import type { RunningPlatform } from '../../assembly/service.js'
 import type { Inject, ScenarioDependencies } from './scenario-dependencies.js'
 
 /** The parts of the runner's dependencies that the control plane does not hold itself. */

@@ -1,5 +1,5 @@
 /**
- * The API sessions of the users whose applications act in a run (docs/scenarios.md, "Applications"): opened
+ * The API sessions of the users whose applications act in a run (docs/scenarios.md, "The script"): opened
  * at a user's first step with a credential the platform issues for the user (no password: the operator acts
  * for the user), kept alive as an application keeps its session alive, closed at the end of the run.
  */

@@ -1,7 +1,7 @@
 /**
  * The policy that slows down repeated authentication failures of one key (a login name, or a client
  * address): a few free attempts, then a delay that doubles with each failure, then a temporary lock
- * (docs/decisions.md). A LoginAttemptStore applies it (platform/ports.ts): an attempt counts as a failure
+ * (docs/decisions.md). A LoginAttemptStore applies it (login-attempt-store.ts): an attempt counts as a failure
  * from the moment it is reserved until it succeeds, and no more attempts are admitted than the lock
  * threshold, so that a burst of parallel guesses is throttled like a sequence of them.
  */

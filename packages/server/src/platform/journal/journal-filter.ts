@@ -1,5 +1,5 @@
 /**
- * The journal's filters (docs/journal.md, "Filters"): read from a query string (`GET /journal`, its stream) or
+ * The journal's filters (docs/journal.md, "Reading"): read from a query string (`GET /journal`, its stream) or
  * from a verification's patterns, checked field by field (a PlatformError BAD_PARAMETER naming the field), and
  * matched against entries. One set of rules for the routes, the stream and the verification.
  */

@@ -1,6 +1,7 @@
 /**
  * The parts of a public number that a result pattern lays out: country code, national prefix, area code
- * and subscriber number, taken from the country's numbering metadata (docs/numbering.md, "Area codes").
+ * and subscriber number, taken from the country's numbering metadata (docs/numbering.md, "Canonical numbers
+ * and result patterns").
  */
 import {
   type CountryCode,

@@ -1,7 +1,7 @@
 /**
  * The resultPattern of canonical numbering (specification, "Call control"): C the country code, A the area
  * code or, in a national pattern, the national prefix and area code, a the area code only, x one digit of
- * the rest, and the separators space ( ) - . / (docs/numbering.md, "Result patterns").
+ * the rest, and the separators space ( ) - . / (docs/numbering.md, "Canonical numbers and result patterns").
  */
 import { PlatformError } from '../platform-error.js'
 import type { NumberParts } from './number-parts.js'

@@ -15,7 +15,7 @@ export type OverflowTarget = 'VOICEMAIL' | 'ASSOCIATE'
 
 /** What is stored for one user. */
 export interface RoutingProfile {
-  /** Do not disturb: calls go to the voice mail, or are refused (docs/routing.md, "Do not disturb"). */
+  /** Do not disturb: calls go to the voice mail, or are refused (docs/routing.md, "What the call engine does"). */
   dnd: boolean
   /** The remote extension (presentation route MOBILE `selected`): stored and reported; calls do not use it. */
   remoteExtension: boolean

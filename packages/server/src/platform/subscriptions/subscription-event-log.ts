@@ -1,6 +1,6 @@
 /**
- * The port of the subscriptions' event logs every node reads (the cluster mode's delivery: docs/cluster.md,
- * "Events: one stream per subscription").
+ * The port of the subscriptions' event logs every node reads (the cluster mode's delivery: docs/cluster-events.md,
+ * "One stream per subscription").
  */
 import type { LoggedEvent } from './event-queue.js'
 
@@ -39,7 +39,7 @@ export interface ClaimedLog {
 
 /**
  * Wakes a reader when events arrive in the event logs of the subscriptions it watches, without polling
- * (docs/cluster.md, "Events: one stream per subscription"). Each watch is armed once: the callback names the
+ * (docs/cluster-events.md, "One stream per subscription"). Each watch is armed once: the callback names the
  * subscription once, when its log holds an event after the position watched from, and the subscription is then
  * no longer watched until watched again from where its reader got to.
  */
@@ -65,8 +65,8 @@ export interface EventAppend {
 }
 
 /**
- * The queue of a subscription's events, shared by every node of a cluster (docs/cluster.md, "Events: one stream
- * per subscription, sequence numbers, loss notices"). Each event gets the subscription's next sequence number, so
+ * The queue of a subscription's events, shared by every node of a cluster (docs/cluster-events.md, "One stream per
+ * subscription"). Each event gets the subscription's next sequence number, so
  * that a reader asks for the events after the last one it delivered, wherever it runs: a channel that moves to
  * another node, or a client that reconnects with the last number it received, gets every event still held once,
  * in order, and is told how many it lost. The log holds at most its capacity of events not acknowledged, dropping

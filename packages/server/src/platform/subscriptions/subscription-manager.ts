@@ -78,7 +78,7 @@ const SWEEP_BATCH = 1000
 
 /**
  * A hot subscription's activity is written to the store at most once per this share of its timeout on a node
- * (a tenth: once a minute with the default 10 minutes): docs/cluster.md, "Subscriptions", "As wired".
+ * (a tenth: once a minute with the default 10 minutes): docs/cluster.md, "Subscription activity".
  */
 const TOUCH_SHARE = 10
 

@@ -1,11 +1,11 @@
 /**
- * The port of the engine's stored batches every node's replica follows (docs/cluster.md, "The engine across nodes,
- * wired").
+ * The port of the engine's stored batches every node's replica follows (docs/cluster-engine.md, "The engine on
+ * every node").
  */
 
 /**
  * What one stored batch of the call engine wrote, as the owner publishes it for the replicas of the other
- * nodes (docs/cluster.md, "The replica"): the records already encoded as the CallStore stores them.
+ * nodes (docs/cluster-engine.md, "The replica"): the records already encoded as the CallStore stores them.
  */
 export interface EngineBatch {
   /** The batch's number: one more than the batch stored before it, whichever owner stored that. */
@@ -41,8 +41,8 @@ export interface EngineFeedFollower {
 }
 
 /**
- * The engine's change feed (docs/cluster.md, "The replica"): the engine's owner publishes each batch once it
- * is stored; the other nodes follow the batches, in order, to keep a replica of the engine's state. The feed
+ * The engine's change feed (docs/cluster-engine.md, "The replica"): the engine's owner publishes each batch once
+ * it is stored; the other nodes follow the batches, in order, to keep a replica of the engine's state. The feed
  * holds a bounded number of the latest batches; a follower that fell behind them loads the state anew.
  */
 export interface EngineChangeFeed {
@@ -51,8 +51,8 @@ export interface EngineChangeFeed {
    * new history (the feed forgets the batches it held) unless an owner of a greater epoch published that
    * last one: then it is a late batch of an older owner, and is dropped. Resolves once the feed holds it.
    * `onQueued`, when given, is called once whatever this node appends to the subscriptions' event logs from
-   * then on is applied after the entry (docs/cluster.md, "Nothing is told before the feed has it"): on Redis
-   * as soon as the entry's command is sent, on the connection the logs' appends share, which Redis runs in
+   * then on is applied after the entry (docs/cluster-engine.md, "Nothing is told before the feed has it"): on
+   * Redis as soon as the entry's command is sent, on the connection the logs' appends share, which Redis runs in
    * order; on memory once the entry is held. A feed that does not call it leaves its caller to wait for the
    * promise.
    */

@@ -1,14 +1,14 @@
 /**
- * The port of the requests other nodes forward to the call engine's owner (docs/cluster.md, "Engine command
- * forwarding").
+ * The port of the requests other nodes forward to the call engine's owner (docs/cluster-engine.md, "Commands from
+ * other nodes").
  */
 import type { EngineAnswer, EngineRequest, EngineRequestHandler } from './engine-request.js'
 
 /**
- * The way to the call engine's owner (docs/cluster.md, "Commands from other nodes"): any node submits engine
- * requests, the owner consumes them in the order each node submitted them, runs each once and answers the node
- * that submitted it. A request submitted while no node consumes waits for the next owner, within its bound; one
- * the owner took but never answered (it died) is taken over by the next owner, and one answered already is
+ * The way to the call engine's owner (docs/cluster-engine.md, "Commands from other nodes"): any node submits
+ * engine requests, the owner consumes them in the order each node submitted them, runs each once and answers the
+ * node that submitted it. A request submitted while no node consumes waits for the next owner, within its bound;
+ * one the owner took but never answered (it died) is taken over by the next owner, and one answered already is
  * answered again from the answers remembered (by request id, for minutes), never run twice.
  */
 export interface EngineCommandQueue {
@@ -37,7 +37,7 @@ export interface EngineCommandConsumer {
   /**
    * The term ended under it: takes no more requests and answers none of those under way, which stay for the
    * next owner (their batches are refused by the fence; one stored just before the term ended runs again:
-   * docs/cluster.md says how rare that is).
+   * docs/cluster-engine.md, "Commands from other nodes", says how rare that is).
    */
   abandon(): Promise<void>
 }

@@ -1,7 +1,8 @@
 /**
- * The refusal of a save of the call engine's state by a node whose term as engine owner ended (docs/cluster.md,
- * "Engine lease and fencing"): another node owns the engine, or this one knows it no longer does. Nothing of
- * the save was written. The engine that meets it stops: its state is no longer the one stored.
+ * The refusal of a save of the call engine's state by a node whose term as engine owner ended
+ * (docs/cluster-engine.md, "Engine lease and fencing"): another node owns the engine, or this one knows it no
+ * longer does. Nothing of the save was written. The engine that meets it stops: its state is no longer the one
+ * stored.
  */
 export class EngineFencedError extends Error {
   override readonly name = 'EngineFencedError'

@@ -1,6 +1,6 @@
 /**
- * The ports of the call engine's ownership in a cluster: the lease and its terms (docs/cluster.md, "Engine lease
- * and fencing").
+ * The ports of the call engine's ownership in a cluster: the lease and its terms (docs/cluster-engine.md, "Engine
+ * lease and fencing").
  */
 
 /**
@@ -13,8 +13,8 @@ export type EngineOwnershipLoss =
   | { reason: 'connection-lost' | 'superseded'; cause?: unknown }
 
 /**
- * One node's term as owner of the call engine (docs/cluster.md, "Engine lease and fencing"). While it lasts,
- * the node loads the engine's state from the CallStore and runs the engine; every save of that state is
+ * One node's term as owner of the call engine (docs/cluster-engine.md, "Engine lease and fencing"). While it
+ * lasts, the node loads the engine's state from the CallStore and runs the engine; every save of that state is
  * fenced with `epoch`, so that a save made after the term ended, by a node that did not know yet, is refused.
  */
 export interface EngineOwnership {

@@ -1,5 +1,5 @@
 /**
- * The call engine on every node (docs/cluster.md, "The engine across nodes, wired"): what the gateway, the
+ * The call engine on every node (docs/cluster-engine.md, "The engine on every node"): what the gateway, the
  * control plane and the other services use of the engine, the same on the node that owns it and on the
  * others. The node loops on the engine's lease. While it owns a term it runs the engine itself (OwnerTerm):
  * commands run on it directly, stored batches are published on the change feed, and the requests other nodes
@@ -72,7 +72,7 @@ export interface EngineNodeOptions {
   onError?: ErrorReporter
   /**
    * Told of each change of role, after it: the work that goes with the engine's term follows it (the node
-   * that owns the engine delivers the webhooks, docs/cluster.md).
+   * that owns the engine delivers the webhooks, docs/cluster-events.md).
    */
   onRole?: (role: EngineNodeRole) => void
 }
@@ -162,7 +162,7 @@ export class EngineNode implements Telephony {
     const engine = this.#engine
     if (engine === undefined)
       return this.#forward({ kind: 'command', command }, requestId).then((answer) => answer.result)
-    // One node: the engine's own promise, nothing more (docs/cluster.md: the embedded mode pays nothing).
+    // One node: the engine's own promise, nothing more (docs/cluster-engine.md: the embedded mode pays nothing).
     if (this.#options.replication === undefined) return engine.execute(command, requestId)
     return engine.execute(command, requestId).catch((error: unknown) => {
       // The term ended under the command's batch, which the fence refused: nothing of it was stored, and the

@@ -1,5 +1,5 @@
 /**
- * One term of a node as the call engine's owner (docs/cluster.md, "The engine across nodes, wired"): the
+ * One term of a node as the call engine's owner (docs/cluster-engine.md, "The engine on every node"): the
  * engine's runtime over the call store fenced by the term, the publisher of its stored batches on the change
  * feed, and the consumer of the requests other nodes forward, each answered with the batch that stored it. A
  * term ends gracefully (a stop: the requests taken are answered, the commands under way stored, the term given

@@ -1,5 +1,5 @@
 /**
- * Requests forwarded to the call engine's owner and their answers (docs/cluster.md, "Commands from other
+ * Requests forwarded to the call engine's owner and their answers (docs/cluster-engine.md, "Commands from other
  * nodes"): a node that does not own the engine hands an engine command, or a snapshot, to the owner, which runs
  * it on its TelephonyService and answers with the command's result and the number of the batch that stored
  * it, or with the PlatformError that refused it. Answers cross nodes as plain JSON (`EngineOutcome`): a

@@ -1,5 +1,5 @@
 /**
- * The origins of the engine's events (docs/cluster.md, "Events of a batch whose owner died"): each
+ * The origins of the engine's events (docs/cluster-engine.md, "Events of a batch whose owner died"): each
  * event a stored batch publishes is numbered by its batch, then its index in the batch, so that origins only
  * grow, across owners too (the batches are numbered from the stored state). A subscription's log keeps the last
  * origin it took and takes no event at or below it: a new owner publishes again the events of the batches its

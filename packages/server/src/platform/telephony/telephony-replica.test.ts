@@ -1,5 +1,5 @@
 /**
- * The replica of the engine's state on a follower node (docs/cluster.md, "The replica"): an owner's
+ * The replica of the engine's state on a follower node (docs/cluster-engine.md, "The replica"): an owner's
  * TelephonyService numbers and stores its batches and publishes them to a feed; the replica applies them and
  * equals the owner's state after each batch; a replica started late catches up from the stored state; a gap
  * in the feed makes it load the stored state anew.

@@ -1,5 +1,5 @@
 /**
- * A follower node's replica of the call engine's state (docs/cluster.md, "The replica"): loaded from the
+ * A follower node's replica of the call engine's state (docs/cluster-engine.md, "The replica"): loaded from the
  * stored state, whose batch number says where it stands, then kept up to date by applying the owner's batches
  * from the engine's change feed, in order. A batch missing from the feed (trimmed, or never published), out of
  * order, or of an older owner than the last applied makes it load the stored state anew. It reads as

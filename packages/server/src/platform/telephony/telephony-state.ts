@@ -133,7 +133,7 @@ export interface TelephonyState {
    * The requests other nodes forwarded that this state's batches ran, the latest last (at most
    * ANSWERED_REQUESTS_KEPT), stored in the same transaction as their effect: a new owner that claims a request
    * its dying predecessor stored but never answered answers it from here instead of running it twice
-   * (docs/cluster.md, "The engine across nodes, wired"). Absent in the embedded mode, which forwards nothing.
+   * (docs/cluster-engine.md, "The engine on every node"). Absent in the embedded mode, which forwards nothing.
    */
   answered?: AnsweredRequest[]
   /**

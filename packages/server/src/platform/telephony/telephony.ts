@@ -1,6 +1,6 @@
 /**
- * The call engine as the gateway, the control plane and the other services use it (docs/cluster.md, "The
- * engine across nodes, wired"): commands, snapshots, and reads of its state. On the node that owns the engine
+ * The call engine as the gateway, the control plane and the other services use it (docs/cluster-engine.md, "The
+ * engine on every node"): commands, snapshots, and reads of its state. On the node that owns the engine
  * it is the engine's runtime (TelephonyService); on every node it is an EngineNode, which runs the engine
  * while it owns it and otherwise forwards commands to the owner and reads a replica of its state. Users of it
  * never know which.

@@ -1,8 +1,8 @@
 /**
- * The lease of the call engine in the embedded mode (docs/cluster.md, "Engine lease and fencing"): one node,
- * so it owns the engine as soon as it asks, and the embedded mode runs the same start and stop of the engine
- * as a cluster node. Its first term has epoch 1; a term taken after one was given up has the next epoch.
- * Nothing is stored: the SQLite call store is not fenced (no other node can write it).
+ * The lease of the call engine in the embedded mode (docs/cluster-engine.md, "Engine lease and fencing"): one
+ * node, so it owns the engine as soon as it asks, and the embedded mode runs the same start and stop of the engine
+ * as a cluster node. Its first term has epoch 1; a term taken after one was given up has the next epoch. Nothing
+ * is stored: the SQLite call store is not fenced (no other node can write it).
  */
 import type { EngineLease, EngineOwnership } from '../../platform/telephony/engine-lease.js'
 import { EngineTerm } from '../engine-term.js'

@@ -1,7 +1,7 @@
 /**
- * The stream of the engine's change feed (docs/cluster.md, "The replica"): its key, and how its entries read as
- * batches (id `0-{batch number}`, fields `e` the owner's epoch and `b` the batch's records as JSON). Shared by
- * the feed, which writes and reads it, and its followers, which block on it.
+ * The stream of the engine's change feed (docs/cluster-engine.md, "The replica"): its key, and how its entries
+ * read as batches (id `0-{batch number}`, fields `e` the owner's epoch and `b` the batch's records as JSON).
+ * Shared by the feed, which writes and reads it, and its followers, which block on it.
  */
 import type { EngineBatch, EngineBatchPage } from '../../platform/telephony/engine-change-feed.js'
 

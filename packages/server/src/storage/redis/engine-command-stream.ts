@@ -1,7 +1,7 @@
 /**
- * What the Redis adapter of the way to the call engine's owner keeps, and how (docs/cluster.md, "Commands from
- * other nodes"): the stream of requests, read by the owner through a consumer group; the answers remembered by
- * request id; each node's reply channel. Shared by the submitting side and the owner's consumer.
+ * What the Redis adapter of the way to the call engine's owner keeps, and how (docs/cluster-engine.md, "Commands
+ * from other nodes"): the stream of requests, read by the owner through a consumer group; the answers remembered
+ * by request id; each node's reply channel. Shared by the submitting side and the owner's consumer.
  */
 import type { Redis } from 'ioredis'
 import type { EngineOutcome, EngineRequest } from '../../platform/telephony/engine-request.js'

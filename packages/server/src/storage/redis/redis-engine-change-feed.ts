@@ -1,9 +1,9 @@
 /**
- * The engine's change feed on Redis (docs/cluster.md, "The replica"): the stream `engine:changes`, one entry a
- * stored batch, its id `0-{batch number}` so that a position is a batch number and a gap shows; fields `e`
- * (the owner's epoch) and `b` (the batch's records, JSON). The stream is trimmed to a bound (`MAXLEN`); a
- * follower that fell behind it is told the batches are missing, and loads the state from the database.
- * Followers block in `XREAD` on a connection of their own: Redis pushes the wake-up, nothing polls.
+ * The engine's change feed on Redis (docs/cluster-engine.md, "The replica"): the stream `engine:changes`, one
+ * entry a stored batch, its id `0-{batch number}` so that a position is a batch number and a gap shows; fields `e`
+ * (the owner's epoch) and `b` (the batch's records, JSON). The stream is trimmed to a bound (`MAXLEN`); a follower
+ * that fell behind it is told the batches are missing, and loads the state from the database. Followers block in
+ * `XREAD` on a connection of their own: Redis pushes the wake-up, nothing polls.
  */
 
 import type { Redis } from 'ioredis'
@@ -53,7 +53,7 @@ export class RedisEngineChangeFeed implements EngineChangeFeed {
 
   /**
    * Sends the entry at once, whole (`EVAL`: never sent again after a NOSCRIPT answer, behind later commands),
-   * then calls `onQueued`: the node's appends, on the same connection, run after it (docs/cluster.md,
+   * then calls `onQueued`: the node's appends, on the same connection, run after it (docs/cluster-engine.md,
    * "Nothing is told before the feed has it").
    */
   async publish(batch: EngineBatch, onQueued?: () => void): Promise<void> {

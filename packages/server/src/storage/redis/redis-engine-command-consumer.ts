@@ -1,9 +1,9 @@
 /**
- * The engine owner's reader of the requests other nodes submit (docs/cluster.md, "Commands from other nodes"):
- * a connection of its own blocked in `XREADGROUP` on `engine:commands`. At the start of a term it first claims
- * (`XAUTOCLAIM`) every entry a previous owner read and never acknowledged. The entries of one read are looked
- * up among the answers remembered (one `MGET`), then handed to the engine in order, in the same turn, so that
- * they share a batch; each is answered, once stored, in one `MULTI`: the answer remembered with its TTL,
+ * The engine owner's reader of the requests other nodes submit (docs/cluster-engine.md, "Commands from other
+ * nodes"): a connection of its own blocked in `XREADGROUP` on `engine:commands`. At the start of a term it first
+ * claims (`XAUTOCLAIM`) every entry a previous owner read and never acknowledged. The entries of one read are
+ * looked up among the answers remembered (one `MGET`), then handed to the engine in order, in the same turn, so
+ * that they share a batch; each is answered, once stored, in one `MULTI`: the answer remembered with its TTL,
  * published on its node's reply channel, the entry acknowledged (`XACK`) and deleted (`XDEL`).
  */
 import { setTimeout as delay } from 'node:timers/promises'

@@ -1,12 +1,13 @@
 /**
- * The way to the call engine's owner across nodes (docs/cluster.md, "Commands from other nodes"): a node adds
- * each request to the stream `engine:commands` (`XADD`, on its ordinary client, so that its requests keep the
- * order it submitted them in) and waits for the answer on its reply channel, `node:{nodeId}:replies`, to which
- * it holds one subscribed connection; the owner reads the stream (redis-engine-command-consumer.ts). Nodes need
- * no address of each other. An answer published while the subscription was down is not lost for good: at its
- * bound, a request still waiting reads the answer remembered under its id before it gives up.
+ * The way to the call engine's owner across nodes (docs/cluster-engine.md, "Commands from other nodes"): a node
+ * adds each request to the stream `engine:commands` (`XADD`, on its ordinary client, so that its requests keep the
+ * order it submitted them in) and waits for the answer on its reply channel, `node:{nodeId}:replies`, to which it
+ * holds one subscribed connection; the owner reads the stream (redis-engine-command-consumer.ts). Nodes need no
+ * address of each other. An answer published while the subscription was down is not lost for good: at its bound, a
+ * request still waiting reads the answer remembered under its id before it gives up.
  */
 import type { Redis } from 'ioredis'
+import { SystemClock } from '../../clock/system-clock.js'
 import type { Clock, Timer } from '../../platform/events.js'
 import type {
   EngineCommandConsumer,
@@ -20,7 +21,6 @@ import {
   settleEngineOutcome,
 } from '../../platform/telephony/engine-request.js'
 import { EngineRequestTimeoutError } from '../../platform/telephony/engine-request-timeout-error.js'
-import { SystemClock } from '../../system-clock.js'
 import {
   DEFAULT_ENGINE_ANSWER_RETENTION_MS,
   DEFAULT_ENGINE_REQUEST_TIMEOUT_MS,

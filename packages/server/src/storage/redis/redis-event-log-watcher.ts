@@ -1,12 +1,12 @@
 /**
- * A node's one watcher of subscriptions' event logs (docs/cluster.md, "Cross-node wake-ups"). The append script
- * tells the node of each log's reader (the claim `queue-reader:{id}` names it: `{nodeId}/...`) on that node's
- * wake channel, `{prefix}event-log-wake:{nodeId}`, once per script call: the subscriptions appended to and their
- * last numbers. The watcher listens on a connection of its own, subscribed once: arming and disarming send
- * nothing, and a wake-up costs Redis one PUBLISH however many channels the node holds. The message carries the
- * events appended (each text once) with their numbers and the logs' readers: a reader armed right before the first
- * of them, and named by the claim, is handed them as its page (`onEvents`' pages), without reading the log. A claim
- * taken from a reader of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
+ * A node's one watcher of subscriptions' event logs (docs/cluster-events.md, "The reader"). The append script
+ * tells the node of each log's reader (the claim `queue-reader:{id}` names it: `{nodeId}/...`) on that node's wake
+ * channel, `{prefix}event-log-wake:{nodeId}`, once per script call: the subscriptions appended to and their last
+ * numbers. The watcher listens on a connection of its own, subscribed once: arming and disarming send nothing, and
+ * a wake-up costs Redis one PUBLISH however many channels the node holds. The message carries the events appended
+ * (each text once) with their numbers and the logs' readers: a reader armed right before the first of them, and
+ * named by the claim, is handed them as its page (`onEvents`' pages), without reading the log. A claim taken from
+ * a reader of this node is told too, so that the replaced channel reads, finds it lost the log, and ends.
  *
  * Arming checks the log once, at the end of the turn, for every log armed in it (their sequence keys and claims):
  * in the script of the turn's acknowledgements when there are any (a channel acknowledges what it wrote and arms

@@ -1,6 +1,6 @@
 /**
- * The subscriptions' event logs on Redis (docs/cluster.md, "Events: one stream per subscription, sequence
- * numbers, loss notices"): one stream per subscription, whose entry ids are the subscription's own sequence
+ * The subscriptions' event logs on Redis (docs/cluster-events.md, "One stream per subscription"): one stream per
+ * subscription, whose entry ids are the subscription's own sequence
  * numbers, trimmed exactly to the capacity, with the last number given and the acknowledged position beside it
  * (subscription-event-log-scripts.ts). Every node reads and appends to the same logs, so a channel resumes on any
  * node from the last number it delivered. A fan-out appends to all its subscriptions in one round trip.

@@ -1,5 +1,5 @@
 /**
- * The Lua scripts of the subscriptions' event logs on Redis (docs/cluster.md, "Events: one stream per
+ * The Lua scripts of the subscriptions' event logs on Redis (docs/cluster-events.md, "One stream per
  * subscription"). Each subscription has three keys, passed in this order: its stream `queue:{id}` (entries
  * `0-{sequence}`, the event in field `e`), its last sequence number given `queue-seq:{id}` and its acknowledged
  * position `queue-ack:{id}`; reading and acknowledging take a fourth, the reader that claimed the log

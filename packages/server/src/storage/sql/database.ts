@@ -109,7 +109,7 @@ export interface ComlogIndexMarkTable {
 }
 
 /**
- * One row per lease of an engine owner (migration 0009; docs/cluster.md, "Engine lease and fencing"): the
+ * One row per lease of an engine owner (migration 0009; docs/cluster-engine.md, "Engine lease and fencing"): the
  * epoch of the current owner's term, incremented by each new owner, the node that took it and when
  * (milliseconds since the epoch).
  */

@@ -1,10 +1,10 @@
 /**
- * Fencing of the saves of the call engine's state (docs/cluster.md, "Engine lease and fencing"): a save made
- * under an epoch checks, first thing in its transaction, that the epoch is still the one in the lease's row,
+ * Fencing of the saves of the call engine's state (docs/cluster-engine.md, "Engine lease and fencing"): a save
+ * made under an epoch checks, first thing in its transaction, that the epoch is still the one in the lease's row,
  * and fails with EngineFencedError, writing nothing, when a new owner incremented it since. The check is one
- * statement, an update of the row to itself where the epoch is the writer's: it must touch that row, and it
- * locks it until the save commits, so that a new owner's increment waits for a save already checked and a
- * save checked after the increment is refused (the owner loads the state only once its epoch is set).
+ * statement, an update of the row to itself where the epoch is the writer's: it must touch that row, and it locks
+ * it until the save commits, so that a new owner's increment waits for a save already checked and a save checked
+ * after the increment is refused (the owner loads the state only once its epoch is set).
  */
 import type { Kysely } from 'kysely'
 import { EngineFencedError } from '../../platform/telephony/engine-fenced-error.js'

@@ -1,10 +1,10 @@
 /**
- * A fenced save of the call engine's state on PostgreSQL in one statement (cluster mode; docs/cluster.md, "The
- * engine's saves in one statement"). The transaction of SqlCallStore takes five round trips or more (BEGIN, the
- * fence, the calls, the rest row, COMMIT); here one statement of data-modifying CTEs does the same, atomically
+ * A fenced save of the call engine's state on PostgreSQL in one statement (cluster mode; docs/cluster-engine.md,
+ * "The engine's saves in one statement"). The transaction of SqlCallStore takes five round trips or more (BEGIN,
+ * the fence, the calls, the rest row, COMMIT); here one statement of data-modifying CTEs does the same, atomically
  * (a statement is a transaction of its own): the fence CTE updates the lease's row to itself where the epoch is
- * the writer's, which locks it as `checkFence` does, and every write is made only if the fence returned its
- * row. When it did not, nothing was written and the save is refused with EngineFencedError.
+ * the writer's, which locks it as `checkFence` does, and every write is made only if the fence returned its row.
+ * When it did not, nothing was written and the save is refused with EngineFencedError.
  *
  * The rows travel as JSON arrays turned into rows by `json_populate_recordset` over the tables' own row types,
  * so that the statement's text never changes (one plan shape, whatever the numbers of rows). Saves that replace

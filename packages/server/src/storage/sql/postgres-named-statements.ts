@@ -1,5 +1,5 @@
 /**
- * Named prepared statements on PostgreSQL through Kysely (docs/cluster.md, "The engine's saves in one
+ * Named prepared statements on PostgreSQL through Kysely (docs/cluster-engine.md, "The engine's saves in one
  * statement"). Kysely's PostgreSQL driver runs every query as `client.query(text, values)`, an unnamed
  * statement that PostgreSQL parses, analyses and plans again each time. A statement whose text begins with
  * `namedStatement(name)` is run by the pool's client as the named statement `name` instead: node-postgres

@@ -1,5 +1,5 @@
 /**
- * The election of the call engine's owner on PostgreSQL (docs/cluster.md, "Engine lease and fencing"). A
+ * The election of the call engine's owner on PostgreSQL (docs/cluster-engine.md, "Engine lease and fencing"). A
  * node owns the engine while it holds a session-level advisory lock, on a connection of its own rather than
  * one of Kysely's pool, because the lock lives and dies with the connection: PostgreSQL drops it as soon as
  * the owner's connection ends, whatever killed the node. Nodes that do not own the engine try the lock again

@@ -1,8 +1,8 @@
 /**
- * The lease of the call engine's owner in cluster mode (docs/cluster.md, "Engine lease and fencing"): one row
- * per lease (`call-engine`), whose epoch each new owner increments, so that every transaction that stores the
- * engine's state can check that its writer is still the owner (fencing). Who owns it is decided by a
- * PostgreSQL advisory lock, not by the row; the row says which node took it and when, for operators.
+ * The lease of the call engine's owner in cluster mode (docs/cluster-engine.md, "Engine lease and fencing"): one
+ * row per lease (`call-engine`), whose epoch each new owner increments, so that every transaction that stores the
+ * engine's state can check that its writer is still the owner (fencing). Who owns it is decided by a PostgreSQL
+ * advisory lock, not by the row; the row says which node took it and when, for operators.
  */
 import type { Kysely, Migration } from 'kysely'
 

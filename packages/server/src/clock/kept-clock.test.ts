@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { TrackedChangeNotices } from '../test/support/tracked-change-notices.js'
+import { TrackedChangeNotices } from '../../test/support/tracked-change-notices.js'
+import type { ClockOffsetStore } from '../platform/clock-offset-store.js'
+import { MemoryChangeNotices, MemoryNoticeHub } from '../storage/memory/memory-change-notices.js'
 import { AdjustableClock } from './adjustable-clock.js'
 import { keptClock } from './kept-clock.js'
-import type { ClockOffsetStore } from './platform/clock-offset-store.js'
-import { MemoryChangeNotices, MemoryNoticeHub } from './storage/memory/memory-change-notices.js'
 
 const START = Date.UTC(2026, 0, 1)
 

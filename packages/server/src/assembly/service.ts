@@ -6,79 +6,77 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Kysely } from 'kysely'
-import { clusterEngineAdapters } from './cluster-engine-adapters.js'
-import type { ChannelOutlets } from './delivery/channel-outlets.js'
-import { EventRouter } from './delivery/event-router.js'
-import { LoggedSubscriptionOutlets } from './delivery/logged-outlets.js'
-import { SubscriptionOutlets } from './delivery/subscription-outlets.js'
+import type { ChannelOutlets } from '../delivery/channel-outlets.js'
+import { EventRouter } from '../delivery/event-router.js'
+import { LoggedSubscriptionOutlets } from '../delivery/logged-outlets.js'
+import { SubscriptionOutlets } from '../delivery/subscription-outlets.js'
 import {
   DEFAULT_WEBHOOK_POLICY,
   fetchTransport,
   type WebhookFailure,
   type WebhookPolicy,
   type WebhookTransport,
-} from './delivery/webhook-sender.js'
-import { SessionCookies } from './gateway/cookies.js'
-import type { GatewayPlatform } from './gateway/platform.js'
-import { ServiceCatalog } from './gateway/service-catalog.js'
-import type { PlatformActivity } from './operations/activity-log.js'
-import { engineHealthCheck } from './operations/engine-health-check.js'
-import { NodeHealth } from './operations/node-health.js'
-import { ServiceMetrics } from './operations/service-metrics.js'
+} from '../delivery/webhook-sender.js'
+import { SessionCookies } from '../gateway/cookies.js'
+import type { GatewayPlatform } from '../gateway/platform.js'
+import { ServiceCatalog } from '../gateway/service-catalog.js'
+import type { PlatformActivity } from '../operations/activity-log.js'
+import { engineHealthCheck } from '../operations/engine-health-check.js'
+import { NodeHealth } from '../operations/node-health.js'
+import { ServiceMetrics } from '../operations/service-metrics.js'
 import {
   Authenticator,
   DEFAULT_THROTTLE_POLICIES,
   type ThrottlePolicies,
-} from './platform/auth/authenticator.js'
-import { PasswordHasher, type ScryptCost } from './platform/auth/password-hasher.js'
+} from '../platform/auth/authenticator.js'
+import { PasswordHasher, type ScryptCost } from '../platform/auth/password-hasher.js'
 import {
   DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS,
   VerifiedPasswords,
-} from './platform/auth/verified-passwords.js'
-import type { ChangeNotices } from './platform/change-notices.js'
-import type { ClockOffsetStore } from './platform/clock-offset-store.js'
-import { CallLogRecorder } from './platform/comlog/call-log-recorder.js'
-import { ComlogService } from './platform/comlog/comlog-service.js'
-import { EventSummaryService } from './platform/comlog/event-summary.js'
-import { Directory } from './platform/directory/directory.js'
-import { importDirectory, planImport } from './platform/directory/directory-import.js'
-import type { DirectorySnapshot } from './platform/directory/directory-store.js'
-import { DirectoryIndex } from './platform/directory-search/directory-index.js'
-import { DirectorySearchService } from './platform/directory-search/directory-search-service.js'
-import type { Clock } from './platform/events.js'
-import { Journal } from './platform/journal/journal.js'
-import { DEFAULT_JOURNAL_SIZE } from './platform/journal/journal-entry.js'
-import type { JournalStore } from './platform/journal/journal-store.js'
-import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
-import { Readiness } from './platform/readiness.js'
-import { RoutingService } from './platform/routing/routing-service.js'
-import { PlatformStates } from './platform/sandbox/platform-states.js'
+} from '../platform/auth/verified-passwords.js'
+import type { ChangeNotices } from '../platform/change-notices.js'
+import type { ClockOffsetStore } from '../platform/clock-offset-store.js'
+import { CallLogRecorder } from '../platform/comlog/call-log-recorder.js'
+import { ComlogService } from '../platform/comlog/comlog-service.js'
+import { EventSummaryService } from '../platform/comlog/event-summary.js'
+import { Directory } from '../platform/directory/directory.js'
+import { importDirectory, planImport } from '../platform/directory/directory-import.js'
+import type { DirectorySnapshot } from '../platform/directory/directory-store.js'
+import { DirectoryIndex } from '../platform/directory-search/directory-index.js'
+import { DirectorySearchService } from '../platform/directory-search/directory-search-service.js'
+import type { Clock } from '../platform/events.js'
+import { Journal } from '../platform/journal/journal.js'
+import { DEFAULT_JOURNAL_SIZE } from '../platform/journal/journal-entry.js'
+import type { JournalStore } from '../platform/journal/journal-store.js'
+import { DEFAULT_QUOTAS, type Quotas } from '../platform/quotas.js'
+import { Readiness } from '../platform/readiness.js'
+import { RoutingService } from '../platform/routing/routing-service.js'
+import { PlatformStates } from '../platform/sandbox/platform-states.js'
 import {
   defaultGraceSeconds,
   SessionManager,
   type SessionTiming,
-} from './platform/sessions/session-manager.js'
-import { followSubscriptionChanges } from './platform/subscriptions/subscription-change-follower.js'
-import { SubscriptionManager } from './platform/subscriptions/subscription-manager.js'
-import type { SubscriptionRecord } from './platform/subscriptions/subscription-record.js'
-import { WebhookTargets } from './platform/subscriptions/webhook-targets.js'
-import { SystemStatusService } from './platform/system/system-status-service.js'
-import { DirectoryTelephony } from './platform/telephony/directory-telephony.js'
-import { EngineDevices } from './platform/telephony/engine-devices.js'
-import type { EngineNode } from './platform/telephony/engine-node.js'
-import type { EngineSettings } from './platform/telephony/engine-operation.js'
-import type { Telephony } from './platform/telephony/telephony.js'
-import { callCount } from './platform/telephony/telephony-state.js'
-import { VoicemailDeposits } from './platform/voicemail/voicemail-deposits.js'
-import { VoicemailService } from './platform/voicemail/voicemail-service.js'
-import { embeddedEngineAdapters, startTelephony } from './start-telephony.js'
-import { readDirectoryFile } from './storage/file/directory-file.js'
-import { MemoryEventQueue, QueuedEventsBudget } from './storage/memory/memory-event-queue.js'
-import { MemoryJournalStore } from './storage/memory/memory-journal-store.js'
-import type { RedisTarget } from './storage/redis/redis-client.js'
-import { RedisJournalStore } from './storage/redis/redis-journal-store.js'
-import { RedisSubscriptionEventLog } from './storage/redis/redis-subscription-event-log.js'
-import { memorySharedState, redisSharedState, type SharedState } from './storage/shared-state.js'
+} from '../platform/sessions/session-manager.js'
+import { followSubscriptionChanges } from '../platform/subscriptions/subscription-change-follower.js'
+import { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
+import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
+import { WebhookTargets } from '../platform/subscriptions/webhook-targets.js'
+import { SystemStatusService } from '../platform/system/system-status-service.js'
+import { DirectoryTelephony } from '../platform/telephony/directory-telephony.js'
+import { EngineDevices } from '../platform/telephony/engine-devices.js'
+import type { EngineNode } from '../platform/telephony/engine-node.js'
+import type { EngineSettings } from '../platform/telephony/engine-operation.js'
+import type { Telephony } from '../platform/telephony/telephony.js'
+import { callCount } from '../platform/telephony/telephony-state.js'
+import { VoicemailDeposits } from '../platform/voicemail/voicemail-deposits.js'
+import { VoicemailService } from '../platform/voicemail/voicemail-service.js'
+import { readDirectoryFile } from '../storage/file/directory-file.js'
+import { MemoryEventQueue, QueuedEventsBudget } from '../storage/memory/memory-event-queue.js'
+import { MemoryJournalStore } from '../storage/memory/memory-journal-store.js'
+import type { RedisTarget } from '../storage/redis/redis-client.js'
+import { RedisJournalStore } from '../storage/redis/redis-journal-store.js'
+import { RedisSubscriptionEventLog } from '../storage/redis/redis-subscription-event-log.js'
+import { memorySharedState, redisSharedState, type SharedState } from '../storage/shared-state.js'
 import {
   callTables,
   type DatabaseTarget,
@@ -88,14 +86,16 @@ import {
   routingTables,
   serviceTables,
   voicemailTables,
-} from './storage/sql/database.js'
-import { SqlCallStore } from './storage/sql/sql-call-store.js'
-import { SqlClockOffsetStore } from './storage/sql/sql-clock-offset-store.js'
-import { SqlComlogStore } from './storage/sql/sql-comlog-store.js'
-import { SqlDirectoryStore } from './storage/sql/sql-directory-store.js'
-import { SqlPlatformImages } from './storage/sql/sql-platform-images.js'
-import { SqlRoutingStore } from './storage/sql/sql-routing-store.js'
-import { SqlVoicemailStore } from './storage/sql/sql-voicemail-store.js'
+} from '../storage/sql/database.js'
+import { SqlCallStore } from '../storage/sql/sql-call-store.js'
+import { SqlClockOffsetStore } from '../storage/sql/sql-clock-offset-store.js'
+import { SqlComlogStore } from '../storage/sql/sql-comlog-store.js'
+import { SqlDirectoryStore } from '../storage/sql/sql-directory-store.js'
+import { SqlPlatformImages } from '../storage/sql/sql-platform-images.js'
+import { SqlRoutingStore } from '../storage/sql/sql-routing-store.js'
+import { SqlVoicemailStore } from '../storage/sql/sql-voicemail-store.js'
+import { clusterEngineAdapters } from './cluster-engine-adapters.js'
+import { embeddedEngineAdapters, startTelephony } from './start-telephony.js'
 
 /** The product this server describes itself as at the root. */
 export const PRODUCT = {
@@ -344,7 +344,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const touch = (subscription: SubscriptionRecord): void => subscriptions.touch(subscription)
     const queuedEvents = new QueuedEventsBudget(quotas.queuedEvents)
     // Events reach a subscription through this process's queues when it is alone; in a cluster, through the
-    // subscription's log in Redis, which a channel on any node reads (docs/cluster.md, "Delivery on the
+    // subscription's log in Redis, which a channel on any node reads (docs/cluster-events.md, "Delivery on the
     // event log"). The embedded mode keeps its direct path from the router to the socket.
     const outlets: ChannelOutlets & { close?(): Promise<void> } =
       shared.eventLog === undefined
@@ -464,8 +464,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
               onError: reportError,
             })
           : embeddedEngineAdapters(callStore, clock),
-      // The node that owns the engine delivers the webhooks too (docs/cluster.md, "Delivery on the event log"),
-      // and keeps the engine's devices the directory's.
+      // The node that owns the engine delivers the webhooks too (docs/cluster-events.md, "Delivery on the event
+      // log"), and keeps the engine's devices the directory's.
       onRole: (role) => {
         if (role === 'owner') engineDevices.reconcile()
         if (!(outlets instanceof LoggedSubscriptionOutlets)) return
@@ -487,7 +487,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         directory: telephonyDirectory,
         clock,
         events,
-        // In a cluster a batch keeps its events until they are in the logs (docs/cluster.md, "Events of a
+        // In a cluster a batch keeps its events until they are in the logs (docs/cluster-engine.md, "Events of a
         // batch whose owner died").
         ...(outlets instanceof LoggedSubscriptionOutlets && { published: () => outlets.settled() }),
         // Read at each term's start (OwnerTerm spreads these options): the directory's devices then.

@@ -6,10 +6,11 @@
  * update"), each stored advance is announced, and the other nodes bring their clock to the offset stored
  * (docs/cluster.md, "What each node keeps in memory"): every node reads the same time.
  */
+
+import type { AdjustableTime } from '../control/routes/clock.js'
+import type { ChangeNotices } from '../platform/change-notices.js'
+import type { ClockOffsetStore } from '../platform/clock-offset-store.js'
 import type { AdjustableClock } from './adjustable-clock.js'
-import type { AdjustableTime } from './control/routes/clock.js'
-import type { ChangeNotices } from './platform/change-notices.js'
-import type { ClockOffsetStore } from './platform/clock-offset-store.js'
 
 /** What keeping the clock in step with other nodes needs. */
 export interface KeptClockOptions {

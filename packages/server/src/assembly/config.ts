@@ -3,19 +3,20 @@
  * the service with a message naming the variable (README, "Configuration").
  */
 
-import { fileURLToPath } from 'node:url'
-import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
-import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from './gateway/cookies.js'
-import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from './platform/auth/verified-passwords.js'
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from './platform/journal/journal-entry.js'
-import { DEFAULT_QUOTAS, type Quotas } from './platform/quotas.js'
+import { join } from 'node:path'
+import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from '../gateway/cookies.js'
+import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from '../platform/auth/verified-passwords.js'
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../platform/journal/journal-entry.js'
+import { DEFAULT_QUOTAS, type Quotas } from '../platform/quotas.js'
 import {
   DEFAULT_WEBHOOK_ALLOWED_HOSTS,
   WebhookAllowListError,
   WebhookTargets,
-} from './platform/subscriptions/webhook-targets.js'
-import { DEFAULT_MAX_MESSAGE_SECONDS } from './platform/voicemail/voice-message.js'
-import { DEFAULT_REDIS_KEY_PREFIX } from './storage/redis/redis-client.js'
+} from '../platform/subscriptions/webhook-targets.js'
+import { DEFAULT_MAX_MESSAGE_SECONDS } from '../platform/voicemail/voice-message.js'
+import { DEFAULT_REDIS_KEY_PREFIX } from '../storage/redis/redis-client.js'
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
+import { SERVER_PACKAGE_FOLDER } from './package-folder.js'
 
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -103,12 +104,10 @@ export const CLUSTER_NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
 export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:8090'
 
 /** The demo directory that ships with the service. */
-export const DEMO_DIRECTORY_FILE = fileURLToPath(
-  new URL('../directory/demo-directory.yaml', import.meta.url),
-)
+export const DEMO_DIRECTORY_FILE = join(SERVER_PACKAGE_FOLDER, 'directory', 'demo-directory.yaml')
 
 /** The scenario library of the repository (docs/scenarios.md): the common CTI cases, runnable by name. */
-export const SCENARIO_LIBRARY_DIR = fileURLToPath(new URL('../../../scenarios/', import.meta.url))
+export const SCENARIO_LIBRARY_DIR = join(SERVER_PACKAGE_FOLDER, '..', '..', 'scenarios')
 
 /** A configuration that cannot be used; the message lists every problem. */
 export class ConfigError extends Error {

@@ -1,21 +1,21 @@
 /**
- * The adapters of the call engine on a cluster node (docs/cluster.md, "The engine across nodes, wired"): the
+ * The adapters of the call engine on a cluster node (docs/cluster-engine.md, "The engine on every node"): the
  * engine's lease on PostgreSQL (a connection of its own), the call store fenced by each term, the command queue
  * and the change feed on Redis. The `REDIS_URL` switch passes them to startTelephony in place of the embedded
  * mode's.
  */
 
 import type { Kysely } from 'kysely'
-import type { ErrorReporter } from './platform/telephony/engine-owner-term.js'
+import { SystemClock } from '../clock/system-clock.js'
+import type { ErrorReporter } from '../platform/telephony/engine-owner-term.js'
+import { RedisEngineChangeFeed } from '../storage/redis/redis-engine-change-feed.js'
+import { RedisEngineCommandQueue } from '../storage/redis/redis-engine-command-queue.js'
+import type { RedisSubscriptionEventLog } from '../storage/redis/redis-subscription-event-log.js'
+import type { CallDatabase, DatabaseTarget } from '../storage/sql/database.js'
+import { fenceOf } from '../storage/sql/engine-fence.js'
+import { SqlCallStore } from '../storage/sql/sql-call-store.js'
+import { SqlEngineLease, type SqlEngineLeaseOptions } from '../storage/sql/sql-engine-lease.js'
 import type { EngineAdapters } from './start-telephony.js'
-import { RedisEngineChangeFeed } from './storage/redis/redis-engine-change-feed.js'
-import { RedisEngineCommandQueue } from './storage/redis/redis-engine-command-queue.js'
-import type { RedisSubscriptionEventLog } from './storage/redis/redis-subscription-event-log.js'
-import type { CallDatabase, DatabaseTarget } from './storage/sql/database.js'
-import { fenceOf } from './storage/sql/engine-fence.js'
-import { SqlCallStore } from './storage/sql/sql-call-store.js'
-import { SqlEngineLease, type SqlEngineLeaseOptions } from './storage/sql/sql-engine-lease.js'
-import { SystemClock } from './system-clock.js'
 
 /** What a cluster node's engine runs on. */
 export interface ClusterEngineParts {
@@ -26,8 +26,8 @@ export interface ClusterEngineParts {
   /**
    * The node's subscriptions' event logs: the change feed sends its entries on their connection, the node's
    * ordinary Redis client, so that a batch's appends can follow its entry without waiting for its answer (Redis
-   * runs one connection's commands in order: docs/cluster.md, "Nothing is told before the feed has it"). The
-   * command queue uses that client too, and duplicates connections of its own from it.
+   * runs one connection's commands in order: docs/cluster-engine.md, "Nothing is told before the feed has it").
+   * The command queue uses that client too, and duplicates connections of its own from it.
    */
   eventLog: RedisSubscriptionEventLog
   nodeId: string

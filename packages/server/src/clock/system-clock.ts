@@ -1,5 +1,5 @@
 /** The real clock: Date.now and setTimeout, unref'd so that a timer never keeps the process alive. */
-import type { Clock, Timer } from './platform/events.js'
+import type { Clock, Timer } from '../platform/events.js'
 
 export class SystemClock implements Clock {
   now(): number {

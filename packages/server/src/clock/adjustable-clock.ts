@@ -6,7 +6,7 @@
  * time left, so that ringing, park, session and subscription timeouts behave as if the time had passed.
  * Otherwise it is the SystemClock: real timers, unref'd (a sleep's is not, as a bare setTimeout would not be).
  */
-import type { Clock, Timer } from './platform/events.js'
+import type { Clock, Timer } from '../platform/events.js'
 
 /** The longest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one is re-armed when it ends. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1

@@ -1,20 +1,20 @@
 /**
- * Starts the call engine of a node (docs/cluster.md, "The engine across nodes, wired") over the adapters of
+ * Starts the call engine of a node (docs/cluster-engine.md, "The engine on every node") over the adapters of
  * its mode: the embedded mode's, where the one node owns the engine at once and runs it as before (the SQLite
  * call store, no fence, no change feed), or a cluster's (cluster-engine-adapters.ts: the PostgreSQL lease and
  * fenced call store, the Redis command queue and change feed). service.ts calls it once, with either.
  */
-import type { Clock } from './platform/events.js'
-import type { CallStore } from './platform/telephony/call-store.js'
-import type { EngineChangeFeed } from './platform/telephony/engine-change-feed.js'
-import type { EngineCommandQueue } from './platform/telephony/engine-command-queue.js'
-import type { EngineLease } from './platform/telephony/engine-lease.js'
-import { EngineNode, type EngineNodeOptions } from './platform/telephony/engine-node.js'
-import type { EngineOptions, ErrorReporter } from './platform/telephony/engine-owner-term.js'
-import { applyEngineBatch } from './storage/engine-batch-json.js'
-import { EngineBatchPublisher } from './storage/engine-batch-publisher.js'
-import { MemoryEngineCommandQueue } from './storage/memory/memory-engine-command-queue.js'
-import { SingleNodeEngineLease } from './storage/memory/single-node-engine-lease.js'
+import type { Clock } from '../platform/events.js'
+import type { CallStore } from '../platform/telephony/call-store.js'
+import type { EngineChangeFeed } from '../platform/telephony/engine-change-feed.js'
+import type { EngineCommandQueue } from '../platform/telephony/engine-command-queue.js'
+import type { EngineLease } from '../platform/telephony/engine-lease.js'
+import { EngineNode, type EngineNodeOptions } from '../platform/telephony/engine-node.js'
+import type { EngineOptions, ErrorReporter } from '../platform/telephony/engine-owner-term.js'
+import { applyEngineBatch } from '../storage/engine-batch-json.js'
+import { EngineBatchPublisher } from '../storage/engine-batch-publisher.js'
+import { MemoryEngineCommandQueue } from '../storage/memory/memory-engine-command-queue.js'
+import { SingleNodeEngineLease } from '../storage/memory/single-node-engine-lease.js'
 
 /** The adapters the engine of a node runs on. */
 export interface EngineAdapters {

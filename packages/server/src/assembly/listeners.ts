@@ -6,8 +6,8 @@ import { createServer as createHttpServer, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { answerClientError } from '../gateway/early-errors.js'
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js'
-import { answerClientError } from './gateway/early-errors.js'
 
 /** Where to listen; a port of `undefined` turns that listener off, 0 picks a free port. */
 export interface ListenOptions {
