@@ -1,7 +1,8 @@
 /**
  * The structure's rules, checked by `npm run lint` (docs/architecture.md, "Layers"): no import circle in the
  * packages' sources, type-only imports included; the platform (the domain) imports no outer layer; the storage
- * adapters import the platform's ports and no layer above them; the wire package stands alone.
+ * adapters import the platform's ports and no layer above them; only the entry points import the assembly;
+ * the clocks import nothing but the platform; the wire package stands alone.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -34,6 +35,27 @@ module.exports = {
         'storage/ holds the adapters of the platform ports: it imports the platform, never what uses it.',
       from: { path: '^packages/server/src/storage/' },
       to: { path: '^packages/server/src/(gateway|delivery|control|cli|assembly)/' },
+    },
+    {
+      name: 'assembly-only-from-the-entry-points',
+      severity: 'error',
+      comment:
+        'assembly/ puts the parts together: main.ts and tools/ start it; no part depends on how it is assembled.',
+      from: {
+        path: '^packages/server/src/',
+        pathNot: '^packages/server/src/(assembly/|tools/|main\\.ts$)',
+      },
+      to: { path: '^packages/server/src/assembly/' },
+    },
+    {
+      name: 'clock-imports-only-the-platform',
+      severity: 'error',
+      comment: 'clock/ holds the clocks every part is given: it may use the platform vocabulary, nothing else.',
+      from: { path: '^packages/server/src/clock/' },
+      to: {
+        path: '^packages/server/src/',
+        pathNot: '^packages/server/src/(clock|platform)/',
+      },
     },
     {
       name: 'wire-stands-alone',

@@ -7,20 +7,20 @@ import type pino from 'pino'
 import { buildApp } from './assembly/app.js'
 import {
   ConfigError,
-  DEFAULT_CONTROL_URL,
   DEMO_DIRECTORY_FILE,
   loadConfig,
   SCENARIO_LIBRARY_DIR,
   type ServiceConfig,
 } from './assembly/config.js'
 import { type HttpListener, startHttpListener, startListeners } from './assembly/listeners.js'
+import { scenarioServices } from './assembly/scenario-services.js'
 import { startPlatform } from './assembly/service.js'
 import { loadTlsMaterial, type TlsMaterial } from './assembly/tls.js'
 import { AdjustableClock } from './clock/adjustable-clock.js'
 import { keptClock } from './clock/kept-clock.js'
+import { DEFAULT_CONTROL_URL } from './control/control-address.js'
 import { buildControlApp, CONTROL_PATH, type ControlPlatform } from './control/control-app.js'
 import { generateOperatorToken } from './control/operator-token.js'
-import { scenarioServices } from './control/scenarios/scenario-services.js'
 import { activityLog } from './operations/activity-log.js'
 import { createServiceLogger } from './operations/service-logger.js'
 import { DirectoryFileError } from './storage/file/directory-file.js'

@@ -4,7 +4,9 @@
  */
 
 import { join } from 'node:path'
+import { DEFAULT_CONTROL_HOST, DEFAULT_CONTROL_PORT } from '../control/control-address.js'
 import { DEFAULT_SESSION_COOKIE_NAMES, SESSION_COOKIE_NAME_PATTERN } from '../gateway/cookies.js'
+import { LOG_FORMATS, type LogFormat } from '../operations/service-logger.js'
 import { DEFAULT_VERIFIED_PASSWORD_TTL_SECONDS } from '../platform/auth/verified-passwords.js'
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../platform/journal/journal-entry.js'
 import { DEFAULT_QUOTAS, type Quotas } from '../platform/quotas.js'
@@ -21,9 +23,6 @@ import { SERVER_PACKAGE_FOLDER } from './package-folder.js'
 /** Log levels pino knows. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 export type LogLevel = (typeof LOG_LEVELS)[number]
-/** How log lines are written: JSON lines, or pretty lines for a terminal (operations/service-logger.ts). */
-export const LOG_FORMATS = ['json', 'pretty'] as const
-export type LogFormat = (typeof LOG_FORMATS)[number]
 
 /** Everything the service is configured with. */
 export interface ServiceConfig {
@@ -99,9 +98,6 @@ export interface ServiceConfig {
 
 /** What a cluster node id may be: it names the node in Redis keys, consumer groups and PostgreSQL's activity. */
 export const CLUSTER_NODE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
-
-/** Where the control plane listens by default (CONTROL_HOST and CONTROL_PORT's defaults). */
-export const DEFAULT_CONTROL_URL = 'http://127.0.0.1:8090'
 
 /** The demo directory that ships with the service. */
 export const DEMO_DIRECTORY_FILE = join(SERVER_PACKAGE_FOLDER, 'directory', 'demo-directory.yaml')
@@ -192,8 +188,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     dataDir: text('DATA_DIR') ?? './data',
     directoryFile: text('DIRECTORY_FILE') ?? DEMO_DIRECTORY_FILE,
     logLevel: (text('LOG_LEVEL') ?? 'info') as LogLevel,
-    controlHost: text('CONTROL_HOST') ?? '127.0.0.1',
-    controlPort: integer('CONTROL_PORT', 8090, 0, 65535),
+    controlHost: text('CONTROL_HOST') ?? DEFAULT_CONTROL_HOST,
+    controlPort: integer('CONTROL_PORT', DEFAULT_CONTROL_PORT, 0, 65535),
     webhookAllowedHosts: text('WEBHOOK_ALLOWED_HOSTS') ?? DEFAULT_WEBHOOK_ALLOWED_HOSTS,
     comlogRecording: onOff('COMLOG_RECORDING', true),
     sqliteCheckpointThread: onOff('SQLITE_CHECKPOINT_THREAD', true),

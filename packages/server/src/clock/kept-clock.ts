@@ -7,10 +7,10 @@
  * (docs/cluster.md, "What each node keeps in memory"): every node reads the same time.
  */
 
-import type { AdjustableTime } from '../control/routes/clock.js'
 import type { ChangeNotices } from '../platform/change-notices.js'
 import type { ClockOffsetStore } from '../platform/clock-offset-store.js'
 import type { AdjustableClock } from './adjustable-clock.js'
+import type { AdjustableTime } from './adjustable-time.js'
 
 /** What keeping the clock in step with other nodes needs. */
 export interface KeptClockOptions {

@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify'
+import type { AdjustableTime } from '../clock/adjustable-time.js'
 import { addErrorSchema } from '../gateway/error-responses.js'
 import {
   type SchemaCompilation,
@@ -30,7 +31,7 @@ import type { VoicemailService } from '../platform/voicemail/voicemail-service.j
 import { controlJournal } from './control-journal.js'
 import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
-import { type AdjustableTime, clockRoutes } from './routes/clock.js'
+import { clockRoutes } from './routes/clock.js'
 import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'

@@ -6,7 +6,10 @@
  */
 import pino, { type DestinationStream, type Logger } from 'pino'
 import pinoPretty from 'pino-pretty'
-import type { LogFormat } from '../assembly/config.js'
+
+/** How log lines are written: JSON lines, or pretty lines for a terminal. */
+export const LOG_FORMATS = ['json', 'pretty'] as const
+export type LogFormat = (typeof LOG_FORMATS)[number]
 
 /** What the logger is made of. */
 export interface ServiceLoggerOptions {

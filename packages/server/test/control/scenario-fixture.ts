@@ -1,9 +1,9 @@
 /** A running platform with its control plane and the scenario routes over the repository's library. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { SCENARIO_LIBRARY_DIR } from '../../src/assembly/config.js'
+import { scenarioServices } from '../../src/assembly/scenario-services.js'
 import type { AdjustableClock } from '../../src/clock/adjustable-clock.js'
 import { buildControlApp } from '../../src/control/control-app.js'
-import { scenarioServices } from '../../src/control/scenarios/scenario-services.js'
 import { startTestService, type TestService } from '../support/test-service.js'
 import { AUTH, TOKEN } from './control-fixture.js'
 

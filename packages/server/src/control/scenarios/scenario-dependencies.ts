@@ -3,8 +3,9 @@
  * API to send the script's requests to, in the process; the call engine's state; the clock it drives; the
  * events it follows for each user; and, when the service has it, a reset.
  */
+
+import type { AdjustableTime } from '../../clock/adjustable-time.js'
 import type { EventTarget, Route } from '../../delivery/event-router.js'
-import type { AdjustableTime } from '../routes/clock.js'
 import type { ControlTelephony } from '../routes/route-support.js'
 
 /** A request made in the process (Fastify's inject), and its answer. */
