@@ -1,6 +1,6 @@
 // Bundles the service (dist/main.js, compiled by tsc) into one file, dist/main.bundle.js, the file
 // `npm start` runs: loading ~1,000 ES modules one by one took most of the start-up (about 1 s of 1.2 s,
-// docs/performance.md "Start-up"); one file loads in a tenth of that. Packages stay outside the bundle
+// docs/performance.md "startup"); one file loads in a tenth of that. Packages stay outside the bundle
 // when they are native, loaded only on demand, or find their own files from __dirname
 // (src/tools/bundle-options.ts says which).
 import { rename, writeFile } from 'node:fs/promises'
