@@ -50,7 +50,8 @@ module.exports = {
     {
       name: 'clock-imports-only-the-platform',
       severity: 'error',
-      comment: 'clock/ holds the clocks every part is given: it may use the platform vocabulary, nothing else.',
+      comment:
+        'clock/ holds the clocks every part is given: it may use the platform vocabulary, nothing else.',
       from: { path: '^packages/server/src/clock/' },
       to: {
         path: '^packages/server/src/',
