@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { expect } from 'vitest'
-import type { PlatformOptions } from '../../src/assembly/service.js'
+import type { PlatformOptions } from '../../src/assembly/platform-options.js'
 import { buildControlApp } from '../../src/control/control-app.js'
 import type { JournalEntry } from '../../src/platform/journal/journal-entry.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'

@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { PlatformOptions } from '../../src/assembly/service.js'
+import type { PlatformOptions } from '../../src/assembly/platform-options.js'
 import { fetchTransport, type WebhookTransport } from '../../src/delivery/webhook-sender.js'
 import { openSession, startTestService, type TestService } from '../support/test-service.js'
 import { WebhookReceiver } from '../support/webhook-receiver.js'

@@ -3,7 +3,7 @@
  * sockets (scenarios, client conformance), with the event channels they open closed at the end.
  */
 import { type Listeners, startListeners } from '../../src/assembly/listeners.js'
-import type { PlatformOptions } from '../../src/assembly/service.js'
+import type { PlatformOptions } from '../../src/assembly/platform-options.js'
 import type { ChannelClient } from './channel-client.js'
 import { startTestService, type TestService } from './test-service.js'
 

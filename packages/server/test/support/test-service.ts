@@ -2,8 +2,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { type AppOptions, buildApp } from '../../src/assembly/app.js'
 import { DEMO_DIRECTORY_FILE } from '../../src/assembly/config.js'
+import type { PlatformOptions } from '../../src/assembly/platform-options.js'
 import type { RunningPlatform } from '../../src/assembly/service.js'
-import { type PlatformOptions, startPlatform } from '../../src/assembly/service.js'
+import { startPlatform } from '../../src/assembly/service.js'
 import { VirtualClock } from './virtual-clock.js'
 
 /** A fast scrypt cost for tests (production uses OWASP's minimum). */

@@ -1,0 +1,74 @@
+/**
+ * The platform's records, assembled: the communication log, the event summary that counts from it, the voice
+ * mail, and the deposits that record callers' messages. Each tells the others of its changes (a record
+ * refreshes a summary, a message left ends a call), and the call engine feeds the log and the deposits.
+ */
+import type { Kysely } from 'kysely'
+import type { EventRouter } from '../delivery/event-router.js'
+import { ComlogService } from '../platform/comlog/comlog-service.js'
+import { EventSummaryService } from '../platform/comlog/event-summary.js'
+import type { Directory } from '../platform/directory/directory.js'
+import type { Clock } from '../platform/events.js'
+import type { DirectoryTelephony } from '../platform/telephony/directory-telephony.js'
+import type { Telephony } from '../platform/telephony/telephony.js'
+import { VoicemailDeposits } from '../platform/voicemail/voicemail-deposits.js'
+import { VoicemailService } from '../platform/voicemail/voicemail-service.js'
+import { callTables, type DirectoryDatabase, voicemailTables } from '../storage/sql/database.js'
+import { SqlComlogStore } from '../storage/sql/sql-comlog-store.js'
+import { SqlVoicemailStore } from '../storage/sql/sql-voicemail-store.js'
+
+/** The records of a started platform. */
+export interface Records {
+  comlog: ComlogService
+  eventSummary: EventSummaryService
+  voicemail: VoicemailService
+  voicemailDeposits: VoicemailDeposits
+}
+
+/** What the records are built from. */
+export interface RecordsParts {
+  db: Kysely<DirectoryDatabase>
+  directory: Directory
+  telephonyDirectory: DirectoryTelephony
+  clock: Clock
+  events: EventRouter
+  /** The call engine, started after the records (it writes to them): read when a record needs it. */
+  telephony: () => Telephony
+  /** The longest voice message, seconds; the deposits' default otherwise. */
+  maxVoiceMessageSeconds?: number
+  reportError: (error: unknown, what: string) => void
+}
+
+/** Builds the records, on the durable store's database. */
+export function startRecords(parts: RecordsParts): Records {
+  const { clock, events, reportError } = parts
+  const comlogStore = new SqlComlogStore(callTables(parts.db))
+  const eventSummary = new EventSummaryService(
+    {
+      missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
+      callbackRequests: (loginName) => parts.telephony().state.callbacks?.[loginName]?.length ?? 0,
+      voiceMessages: (loginName): Promise<number> => voicemail.unreadCount(loginName),
+    },
+    events,
+    (error, loginName) => reportError(error, `the event summary of ${loginName} was not refreshed`),
+  )
+  const comlog = new ComlogService(comlogStore, events, eventSummary)
+  const voicemail: VoicemailService = new VoicemailService({
+    store: new SqlVoicemailStore(voicemailTables(parts.db)),
+    directory: parts.directory,
+    clock,
+    events,
+    summary: eventSummary,
+  })
+  const voicemailDeposits = new VoicemailDeposits({
+    voicemail,
+    directory: parts.telephonyDirectory,
+    clock,
+    execute: (command) => parts.telephony().execute(command),
+    onError: reportError,
+    ...(parts.maxVoiceMessageSeconds !== undefined && {
+      maxMessageSeconds: parts.maxVoiceMessageSeconds,
+    }),
+  })
+  return { comlog, eventSummary, voicemail, voicemailDeposits }
+}
