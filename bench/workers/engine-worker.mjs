@@ -107,7 +107,7 @@ function engineVariant(context, background) {
 
 /**
  * `TelephonyService.execute` over `store`; its timers never fire (the answer cancels them). With `comlog`
- * (a SqlComlogStore over the store's database), the communication log as service.ts wires it.
+ * (a SqlComlogStore over the store's database), the communication log as assembly/start-records.ts wires it.
  */
 async function serviceVariant(dir, store, comlogStore) {
   const clock = { now: () => (now += 10), setTimer: () => ({ cancel() {} }), sleep: async () => {} }

@@ -1,7 +1,7 @@
 /**
  * The stores of the state every node of a cluster shares (design.md section 3; docs/cluster.md): in the embedded
- * mode they live in the process's memory, in the cluster mode in Redis. service.ts builds the platform on one or
- * the other the same way: the two modes differ here, and only here, for this state.
+ * mode they live in the process's memory, in the cluster mode in Redis. assembly/service.ts builds the platform
+ * on one or the other the same way: the two modes differ here, and only here, for this state.
  */
 
 import type { Redis } from 'ioredis'

@@ -51,7 +51,7 @@ interface Node {
   close(): Promise<void>
 }
 
-/** Starts a node as service.ts assembles these parts, its notices subscribed before it loads anything. */
+/** Starts a node as assembly/service.ts assembles these parts, its notices subscribed before it loads anything. */
 async function startNode(target: DatabaseTarget, redis: TestRedis, nodeId: string): Promise<Node> {
   const failures: unknown[] = []
   const onError = (error: unknown) => void failures.push(error)
