@@ -107,20 +107,28 @@ export class CallLookup {
     )
   }
 
-  /** The calls among the indexed and the pending ones that are really in (`isIn`), in the order made. */
+  /**
+   * The calls among the indexed and the pending ones that are really in (`isIn`), in the order made: each
+   * callRef looked at once, the pending ones after the indexed ones that are not pending (no merged copy of
+   * the two lists: this runs several times a command).
+   */
   private find(
     indexed: readonly string[] | undefined,
     isIn: (call: CallRecord) => boolean,
   ): CallRecord[] {
-    let callRefs: readonly string[] = indexed ?? []
-    if (this.pending !== undefined && this.pending.size > 0)
-      callRefs = [...new Set([...callRefs, ...this.pending])]
     const found: CallRecord[] = []
-    for (const callRef of callRefs) {
-      const call = this.state.calls.get(callRef)
-      if (call !== undefined && isIn(call)) found.push(call)
-    }
+    const pending = this.pending
+    if (indexed !== undefined)
+      for (const callRef of indexed)
+        if (pending === undefined || !pending.has(callRef)) this.collect(callRef, isIn, found)
+    if (pending !== undefined) for (const callRef of pending) this.collect(callRef, isIn, found)
     return found.length > 1 ? found.sort(compareCalls) : found
+  }
+
+  /** Adds the call to `found` when it exists and is in (`isIn`). */
+  private collect(callRef: string, isIn: (call: CallRecord) => boolean, found: CallRecord[]): void {
+    const call = this.state.calls.get(callRef)
+    if (call !== undefined && isIn(call)) found.push(call)
   }
 }
 

@@ -18,6 +18,24 @@ import { featureCapabilities } from './feature-capabilities.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { CallRecord, Connection, Endpoint } from './telephony-state.js'
 
+/** The most vcardPaths kept (`vcardPathFor`): beyond, the next one empties the memo (a directory's users). */
+const VCARD_PATHS_KEPT = 65_536
+const vcardPaths = new Map<string, string>()
+
+/**
+ * The vcardPath of a user, remembered: every view of a call names its users' parties, several times a command,
+ * and encoding the login name each time was 2 % of a call cycle, with its garbage.
+ */
+function vcardPathFor(loginName: string): string {
+  let path = vcardPaths.get(loginName)
+  if (path === undefined) {
+    if (vcardPaths.size >= VCARD_PATHS_KEPT) vcardPaths.clear()
+    path = vcardPathOf(loginName)
+    vcardPaths.set(loginName, path)
+  }
+  return path
+}
+
 /** The PartyInfo of an endpoint. */
 export function partyInfo(endpoint: Endpoint, directory: TelephonyDirectory): PartyInfo {
   if (endpoint.service !== undefined)
@@ -29,7 +47,7 @@ export function partyInfo(endpoint: Endpoint, directory: TelephonyDirectory): Pa
       if (person.firstName !== undefined) info.firstName = person.firstName
       if (person.lastName !== undefined) info.lastName = person.lastName
       info.type = { main: 'USER' }
-      info.vcardPath = vcardPathOf(person.loginName)
+      info.vcardPath = vcardPathFor(person.loginName)
       return info
     }
   }

@@ -26,12 +26,18 @@ import type {
   TelephonyState,
 } from './telephony-state.js'
 
-/** The users of a call (those with a connection on one of their devices). */
+/**
+ * The users of a call (those with a connection on one of their devices), each once, in the order of their
+ * first connection. A list searched rather than a Set copied into one: a call has a few connections, and this
+ * runs for every call a commit looks at.
+ */
 function usersOf(call: CallRecord | undefined): string[] {
-  const users = new Set<string>()
-  for (const connection of call?.connections ?? [])
-    if (connection.endpoint.loginName) users.add(connection.endpoint.loginName)
-  return [...users]
+  const users: string[] = []
+  for (const connection of call?.connections ?? []) {
+    const user = connection.endpoint.loginName
+    if (user && !users.includes(user)) users.push(user)
+  }
+  return users
 }
 
 export class Transaction {
@@ -174,27 +180,38 @@ export class Transaction {
 
   /** Emits the call events of what changed since the last commit, with the step's cause. */
   commit(cause?: StepCause): void {
-    const involved = this.involved
     const now = this.lookup()
     for (const [callRef, before] of this.baseline) {
       const call = this.state.calls.get(callRef)
-      const users = new Set(before.keys())
-      for (const user of usersOf(call)) users.add(user)
       const after = new Map<string, Call | undefined>()
-      for (const user of users) {
-        involved.add(user)
-        const view = call === undefined ? undefined : callView(call, user, this.directory, now)
-        after.set(user, view)
-        const event = callEvent(user, before.get(user), view, cause)
-        if (event) this.events.push(event)
-        const appeared = callAppeared(user, before.get(user), view, cause, this.isMobile)
-        if (appeared) this.events.push(appeared)
-      }
+      // The users who saw the call, then those new to it, without a Set merged from both: this runs for
+      // every call of every commit.
+      for (const user of before.keys()) this.commitView(user, call, before, after, now, cause)
+      for (const user of usersOf(call))
+        if (!before.has(user)) this.commitView(user, call, before, after, now, cause)
       this.baseline.set(callRef, after)
     }
     this.commitUntouched(cause)
     for (const [callRef] of this.baseline)
       if (!this.state.calls.has(callRef)) this.baseline.delete(callRef)
+  }
+
+  /** The user's view of the call now (`after`), and the events from the one it had (`before`). */
+  private commitView(
+    user: string,
+    call: CallRecord | undefined,
+    before: ReadonlyMap<string, Call | undefined>,
+    after: Map<string, Call | undefined>,
+    now: CallLookup,
+    cause: StepCause,
+  ): void {
+    this.involved.add(user)
+    const view = call === undefined ? undefined : callView(call, user, this.directory, now)
+    after.set(user, view)
+    const event = callEvent(user, before.get(user), view, cause)
+    if (event) this.events.push(event)
+    const appeared = callAppeared(user, before.get(user), view, cause, this.isMobile)
+    if (appeared) this.events.push(appeared)
   }
 
   /**

@@ -14,6 +14,8 @@ import {
 import { decodeState, deviceWrites, encodeCall, encodeRest } from '../call-state-json.js'
 
 export class MemoryCallStore implements CallStore {
+  /** A save here is a few Map writes: nothing that commands would gain by sharing (CallStore.groupCommit). */
+  readonly groupCommit = false
   readonly #calls = new Map<string, string>()
   readonly #devices = new Map<string, string>()
   #rest: string | undefined
