@@ -1,7 +1,7 @@
 // The call engine measured in a process of its own (bench/benchmarks/engine.mjs), a child with IPC
 // (bench/lib/ipc.mjs). Complete call cycles, one command at a time as the service runs them: user i
 // makes a call with autoAnswer to user i+1, who answers; the caller releases it (3 commands, 11 events).
-// Four variants, each with its own state:
+// Six variants, each with its own state:
 //   engine        `execute` alone, in memory, no other call in progress
 //   engine-busy   the same with BACKGROUND answered calls in progress between other users
 //   service-memory  `TelephonyService.execute` (queue, store, publish) with the in-memory call store
@@ -10,7 +10,8 @@
 //   service-sqlite-comlog  the same with the communication log (docs/comlog.md): the recorder follows
 //                 each command's events and the release writes both users' records in its transaction;
 //                 the records' events and the event summary as the service publishes them
-//   ← { cmd: 'setup', id, users, background }
+//   service-sqlite-comlog-inline  the same, its WAL checkpointed inside the commits (no thread)
+//   ← { cmd: 'setup', id, users, background, variants? } (the names of those to make; all by default)
 //   ← { cmd: 'round', id, variant, durationMs } → { cyclesPerSecond, eventsPerSecond }
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -155,37 +156,45 @@ async function serviceVariant(dir, store, comlogStore) {
   }
 }
 
-async function setup({ users: userCount = 100, background = 1000 }) {
+/** How each variant is made, in the order `setup` makes them. */
+const MAKERS = {
+  engine: ({ context }) => engineVariant(context, 0),
+  'engine-busy': ({ context, background }) => engineVariant(context, background),
+  'service-memory': ({ dir }) => serviceVariant(dir, new MemoryCallStore()),
+  'service-sqlite': async ({ dir }) =>
+    serviceVariant(dir, new SqlCallStore(await sqliteTables('calls.sqlite3'))),
+  'service-sqlite-comlog': async ({ dir }) => {
+    const db = await sqliteTables('comlog.sqlite3')
+    return serviceVariant(dir, new SqlCallStore(db), new SqlComlogStore(db))
+  },
+  // The same, its WAL checkpointed inside the commits as SQLite does by default (wal-checkpointer.ts).
+  'service-sqlite-comlog-inline': async ({ dir }) => {
+    const db = await sqliteTables('comlog-inline.sqlite3', { checkpointThread: false })
+    return serviceVariant(dir, new SqlCallStore(db), new SqlComlogStore(db))
+  },
+}
+
+/** The tables of a new SQLite file in this worker's temporary directory (WAL, durable). */
+async function sqliteTables(filename, options = {}) {
+  sqliteDir ??= mkdtempSync(join(tmpdir(), 'openness-bench-engine-'))
+  return callTables(
+    await openDatabase({ kind: 'sqlite', filename: join(sqliteDir, filename), ...options }),
+  )
+}
+
+/**
+ * Makes the variants named (all of them by default). A worker that makes only some holds only their state:
+ * the engine's comparison with an earlier build runs the variants that build's worker has, in a process
+ * that made what that one made (what a process made before the rounds moves how V8 collects its garbage
+ * during them).
+ */
+async function setup({ users: userCount = 100, background = 1000, variants: names }) {
   users = userCount
   const dir = directory(userCount, background)
   const context = { directory: dir, settings: DEFAULT_ENGINE_SETTINGS }
-  variants.engine = engineVariant(context, 0)
-  variants['engine-busy'] = engineVariant(context, background)
-  variants['service-memory'] = await serviceVariant(dir, new MemoryCallStore())
-  sqliteDir = mkdtempSync(join(tmpdir(), 'openness-bench-engine-'))
-  const db = await openDatabase({ kind: 'sqlite', filename: join(sqliteDir, 'calls.sqlite3') })
-  variants['service-sqlite'] = await serviceVariant(dir, new SqlCallStore(callTables(db)))
-  const logDb = callTables(
-    await openDatabase({ kind: 'sqlite', filename: join(sqliteDir, 'comlog.sqlite3') }),
-  )
-  variants['service-sqlite-comlog'] = await serviceVariant(
-    dir,
-    new SqlCallStore(logDb),
-    new SqlComlogStore(logDb),
-  )
-  // The same, its WAL checkpointed inside the commits as SQLite does by default (wal-checkpointer.ts).
-  const inlineDb = callTables(
-    await openDatabase({
-      kind: 'sqlite',
-      filename: join(sqliteDir, 'comlog-inline.sqlite3'),
-      checkpointThread: false,
-    }),
-  )
-  variants['service-sqlite-comlog-inline'] = await serviceVariant(
-    dir,
-    new SqlCallStore(inlineDb),
-    new SqlComlogStore(inlineDb),
-  )
+  for (const [name, make] of Object.entries(MAKERS))
+    if (names === undefined || names.includes(name))
+      variants[name] = await make({ dir, context, background })
   return {}
 }
 
