@@ -15,6 +15,8 @@ import type { DeviceRecord, EngineCommand } from './telephony-state.js'
 const PEOPLE = new Map([
   ['1001', 'alice'],
   ['1002', 'bob'],
+  ['1003', 'carol'],
+  ['1004', 'dave'],
 ])
 
 const directory: TelephonyDirectory = {
@@ -99,8 +101,11 @@ async function makeAndAnswer(store: CallStore) {
 }
 
 describe('TelephonyService batches', () => {
-  it('stores the commands of one run in one save in memory, without waiting for a turn of the loop', async () => {
-    const { store, saves } = countingStore(false)
+  it.each([
+    ['in memory, without waiting for a turn of the loop', false],
+    ['in a grouping store', undefined],
+  ])('stores the commands of one run in one save %s', async (_, groupCommit) => {
+    const { store, saves } = countingStore(groupCommit)
     const service = await TelephonyService.start({
       store,
       directory,
@@ -109,12 +114,14 @@ describe('TelephonyService batches', () => {
       devices,
     })
     const before = saves()
-    const [made, refused] = [
+    const commands = [
       service.execute(makeCall),
+      service.execute({ ...makeCall, loginName: 'carol', deviceId: '1003', callee: '1004' }),
       service.execute({ type: 'hold', loginName: 'bob', callRef: 'none' }),
     ]
-    await expect(refused).rejects.toMatchObject({ type: 'NOT_FOUND' })
-    await made
+    await expect(commands[2]).rejects.toMatchObject({ type: 'NOT_FOUND' })
+    const made = await Promise.all(commands.slice(0, 2))
+    expect(made.every((result) => result.callRef !== undefined)).toBe(true)
     expect(saves() - before).toBe(1)
     await service.stop()
   })
