@@ -33,8 +33,13 @@ const LiveParty = Type.Object(
     deviceId: Type.Optional(Type.String({ description: 'a device of the platform' })),
     loginName: Type.Optional(Type.String({ description: "the device's user" })),
     service: Type.Optional(
-      Type.Union([Type.Literal('VOICEMAIL'), Type.Literal('PARK')], {
+      Type.Union([Type.Literal('VOICEMAIL'), Type.Literal('PARK'), Type.Literal('HUNTING_GROUP')], {
         description: 'a service of the platform',
+      }),
+    ),
+    offeredBy: Type.Optional(
+      Type.String({
+        description: 'the hunting group offering the call to this member, until it answers',
       }),
     ),
   },
@@ -65,6 +70,7 @@ function liveCall(call: LiveCallRecord) {
       ...(endpoint.deviceId !== undefined && { deviceId: endpoint.deviceId }),
       ...(endpoint.loginName !== undefined && { loginName: endpoint.loginName }),
       ...(endpoint.service !== undefined && { service: endpoint.service }),
+      ...(endpoint.offeredBy !== undefined && { offeredBy: endpoint.offeredBy }),
     })),
   }
 }

@@ -7,6 +7,8 @@ import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
+import { dispatchQueues, noteIdleMembers } from './operations/hunting.js'
+import { huntingOperations } from './operations/hunting-membership.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
 import { redirectOperations } from './operations/redirect.js'
@@ -30,6 +32,7 @@ const OPERATIONS: Operations = {
   ...mediaOperations,
   ...simulationOperations,
   ...directoryDeviceOperations,
+  ...huntingOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */
@@ -44,7 +47,13 @@ export function execute(
   const operation = OPERATIONS[command.type] as Operation
   const callRef = operation(transaction, command, context)
   transaction.commit()
+  // Calls waiting for a hunting group go to the members this command left free (operations/hunting.ts).
+  if (transaction.state.huntingGroups !== undefined) {
+    transaction.emitUserStates()
+    dispatchQueues(transaction, context)
+  }
   transaction.finish()
+  noteIdleMembers(transaction)
   return {
     state: transaction.state,
     events: transaction.events,

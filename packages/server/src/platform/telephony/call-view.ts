@@ -164,8 +164,12 @@ export function callView(
     state: connection.state,
     capabilities: legCapabilities(connection),
   }))
+  // A member a hunting group offers the call to is the member's alone to see until it answers.
   const participants: Participant[] = call.connections
-    .filter((connection) => !isUsers(connection, loginName))
+    .filter(
+      (connection) =>
+        !isUsers(connection, loginName) && connection.endpoint.offeredBy === undefined,
+    )
     .map((connection) => ({
       participantId: connection.endpoint.number,
       identity: partyInfo(connection.endpoint, directory),

@@ -149,11 +149,7 @@ export class DirectoryTelephony implements TelephonyDirectory {
    * user's companyPhone (its MAIN device).
    */
   resolveIncoming(dialed: string): Endpoint | undefined {
-    const prefix = this.directory.settings.numberingPlan.publicNumberPrefix
-    const extension =
-      prefix !== undefined && dialed.startsWith(prefix) && dialed.length > prefix.length
-        ? dialed.slice(prefix.length)
-        : dialed
+    const extension = this.extensionOf(dialed)
     const owner = this.directory.findUserByDevice(extension)
     if (owner !== undefined)
       return { number: extension, deviceId: extension, loginName: owner.loginName }
@@ -162,6 +158,14 @@ export class DirectoryTelephony implements TelephonyDirectory {
     return user === undefined || device === undefined
       ? undefined
       : { number: device, deviceId: device, loginName: user.loginName }
+  }
+
+  /** `dialed` without the numbering plan's `publicNumberPrefix`, when it starts with it and goes on. */
+  extensionOf(dialed: string): string {
+    const prefix = this.directory.settings.numberingPlan.publicNumberPrefix
+    return prefix !== undefined && dialed.startsWith(prefix) && dialed.length > prefix.length
+      ? dialed.slice(prefix.length)
+      : dialed
   }
 
   /**

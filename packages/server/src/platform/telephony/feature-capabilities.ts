@@ -8,11 +8,16 @@ import type { CallCapabilities } from '@openness/wire'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { CallRecord, Connection } from './telephony-state.js'
 
-/** The ringing callee of a call the user is calling from `main`: a directory user's connection. */
+/**
+ * The ringing callee of a call the user is calling from `main`: a directory user's connection (not a member a
+ * hunting group offers the call to: the caller calls the group, which has neither voice mail nor call back).
+ */
 export function ringingCallee(call: CallRecord): Connection | undefined {
   return call.connections.find(
     (connection) =>
-      connection.state === 'RINGING_INCOMING' && connection.endpoint.loginName !== undefined,
+      connection.state === 'RINGING_INCOMING' &&
+      connection.endpoint.loginName !== undefined &&
+      connection.endpoint.offeredBy === undefined,
   )
 }
 

@@ -36,6 +36,11 @@ export interface TelephonyDirectory {
    * its extension) or an extension; undefined when it reaches no device. Without it, `resolve` is used.
    */
   resolveIncoming?(dialed: string): Endpoint | undefined
+  /**
+   * The extension an incoming call to `dialed` is for: `dialed` without the company's public-number prefix
+   * (a hunting group's number is reached from outside so); `dialed` itself when it has no such prefix.
+   */
+  extensionOf?(dialed: string): string
 }
 
 /** How an outside party behaves when the platform calls it (docs/call-model.md, "Outside parties"). */

@@ -7,6 +7,7 @@ import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openne
 import { Map as ImmutableMap } from 'immutable'
 import type { PlatformEvent } from '../events.js'
 import type { AssociatedData } from './associated-data.js'
+import type { Hunt, HuntingGroupDefinition, HuntingGroups } from './hunting-groups.js'
 
 /** A party of a call: a device of a directory user, or an outside number. */
 export interface Endpoint {
@@ -15,8 +16,16 @@ export interface Endpoint {
   /** Set for a device of a directory user. */
   deviceId?: string
   loginName?: string
-  /** Set for a service of the platform (a voice mail, a park slot): shown with the type SERVICE. */
-  service?: 'VOICEMAIL' | 'PARK'
+  /**
+   * Set for a service of the platform (a voice mail, a park slot, a hunting group distributing the call):
+   * shown with the type SERVICE.
+   */
+  service?: 'VOICEMAIL' | 'PARK' | 'HUNTING_GROUP'
+  /**
+   * Set on a member's device while a hunting group offers it the call (operations/hunting.ts): the group's
+   * number. Such a connection is the member's alone to see until it answers (call-view.ts).
+   */
+  offeredBy?: string
 }
 
 /** One party's connection to a call, in the state that party sees its own side in. */
@@ -51,6 +60,10 @@ export interface CallRecord {
   pendingCallee?: Endpoint
   /** Set while the call is parked (operations/park.ts): who parked it, from which device, on which device. */
   parked?: ParkSlot
+  /** Set while a hunting group distributes the call (operations/hunting.ts). */
+  hunt?: Hunt
+  /** The number of the hunting group that distributed the call to the member who answered it. */
+  distributedBy?: string
   createdAt: number
 }
 
@@ -117,6 +130,8 @@ export interface TelephonyState {
   timers: PendingTimer[]
   /** The call back requests waiting for each user, by login name, oldest first. */
   callbacks?: Record<string, StoredCallback[]>
+  /** The hunting groups by number (hunting-groups.ts); absent when there are none. */
+  huntingGroups?: HuntingGroups
   /**
    * The index of the calls by user and by device (call-index.ts), derived from `calls`: kept by the
    * Transaction at the end of each command, rebuilt by `withCalls` and when a state is loaded.
@@ -263,6 +278,15 @@ export type EngineCommand =
   | { type: 'setDevice'; deviceId: string; autoAnswer?: boolean; state?: OperationalState }
   // The directory's devices of a user, changed while the engine runs (operations/directory-devices.ts).
   | { type: 'userDevices'; loginName: string; deviceIds: string[] }
+  // Hunting groups (operations/hunting.ts): their timers, their members' log-on and membership, and the
+  // groups themselves (the directory file's, the control plane's).
+  | { type: 'huntNoAnswer'; callRef: string; number: string }
+  | { type: 'huntQueueTimeout'; callRef: string }
+  | { type: 'huntingGroupLogOn'; loginName: string; logOn: boolean }
+  | { type: 'huntingGroupMember'; loginName: string; group: string; join: boolean }
+  | { type: 'setHuntingGroup'; group: HuntingGroupDefinition }
+  | { type: 'deleteHuntingGroup'; number: string }
+  | { type: 'provisionHuntingGroups'; groups: HuntingGroupDefinition[] }
   // A reset or restore of the platform (restored-state.ts, docs/sandbox.md).
   | { type: 'restoreState'; target: PortableEngineState }
 
@@ -309,4 +333,6 @@ export interface PortableEngineState {
   devices: Record<string, DeviceRecord>
   timers: PendingTimer[]
   callbacks: Record<string, StoredCallback[]>
+  /** The hunting groups; absent from snapshots taken before they existed (then none). */
+  huntingGroups?: HuntingGroups
 }

@@ -243,6 +243,15 @@ export class Transaction {
    * OnUserStateModified of a hang-up follows the OnCallRemoved).
    */
   finish(): void {
+    this.emitUserStates()
+    this.close()
+  }
+
+  /**
+   * Emits the user-state changes so far, after the call events so far; a later `finish` emits only what
+   * changes after (the engine does so before it offers waiting calls to the members a command left free).
+   */
+  emitUserStates(): void {
     for (const user of [...this.involved].sort()) {
       const state = userStateIn(this.lookup(), user)
       // A user first seen in a call added by this command: its state before the command.
@@ -251,7 +260,6 @@ export class Transaction {
         this.events.push({ eventName: 'OnUserStateModified', loginName: user, state })
       this.userStates.set(user, state)
     }
-    this.close()
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
-import type { Operation } from '../engine-operation.js'
+import type { EngineContext, Operation } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
@@ -18,8 +18,9 @@ import {
   requireConnection,
   requireParty,
 } from './guards.js'
+import { groupReached, huntAnswered, huntGoesOn, isOffered, reachDestination } from './hunting.js'
 import { answerRinging, cancelPartyTimers, cancelRinging, ring } from './ringing.js'
-import { divertOnNoAnswer, reachParty } from './routing.js'
+import { divertOnNoAnswer } from './routing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -27,14 +28,28 @@ type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T
  * Takes `leaving` out of the call (Clear Connection). With two or more parties left, one of them a user, the
  * call goes on (cause `cause`, else PARTICIPANT_LEFT); otherwise the call is cleared: the last party sees it
  * releasing, then removed, both with `cause` (none for a hang-up: wire facts 6, remote hang-up; NOT_ANSWERED,
- * BUSY, ...).
+ * BUSY, ...). Members a hunting group offers the call to who leave it (they decline it) only end their
+ * ringing: the hunt goes on (operations/hunting.ts).
  */
 export function leave(
   transaction: Transaction,
   call: CallRecord,
   leaving: readonly Connection[],
+  context: EngineContext,
   cause?: CallCause,
 ): void {
+  if (call.hunt !== undefined && leaving.some(isOffered)) {
+    const declined = leaving.filter(isOffered)
+    for (const connection of declined)
+      cancelPartyTimers(transaction, call.callRef, connection.endpoint.number)
+    call.connections = call.connections.filter((connection) => !declined.includes(connection))
+    transaction.commit(cause)
+    huntGoesOn(transaction, call, context)
+    const rest = leaving.filter((connection) => !isOffered(connection))
+    if (rest.length > 0 && transaction.state.calls.has(call.callRef))
+      leave(transaction, call, rest, context, cause)
+    return
+  }
   for (const connection of leaving)
     cancelPartyTimers(transaction, call.callRef, connection.endpoint.number)
   const left = call.connections.filter((connection) => !leaving.includes(connection))
@@ -48,7 +63,9 @@ export function leave(
 
 const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
   const caller = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
-  const callee = requireDestination(context, command.loginName, command.callee, 'callee')
+  const callee =
+    groupReached(transaction.state.huntingGroups, command.callee) ??
+    requireDestination(context, command.loginName, command.callee, 'callee')
   if (callee.deviceId === command.deviceId)
     throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
   // A consultation call when the device has an active call: that call is held first (consultation.ts).
@@ -69,7 +86,7 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
   transaction.addCall(call)
   if (command.autoAnswer || consultation) {
     call.connections.push(newConnection(caller, 'RINGING_OUTGOING'))
-    reachParty(transaction, call, callee, context)
+    reachDestination(transaction, call, callee, context)
   } else {
     // CSTA make call without auto answer: the calling device rings first (no ringing timeout); answering
     // it calls the callee.
@@ -98,22 +115,26 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
     const callee = call.pendingCallee
     delete call.pendingCallee
     cancelRinging(transaction, call.callRef, connection.endpoint.number)
-    reachParty(transaction, call, callee, context)
+    reachDestination(transaction, call, callee, context)
     return undefined
   }
+  huntAnswered(transaction, call, connection)
   answerRinging(transaction, call, connection)
   return undefined
 }
 
-const release: Operation<Command<'release'>> = (transaction, command) => {
+const release: Operation<Command<'release'>> = (transaction, command, context) => {
   const call = requireCall(transaction, command.callRef)
-  clearCall(transaction, call, requireParty(call, command.loginName))
+  const own = requireParty(call, command.loginName)
+  // A member releasing a call a hunting group only offers it declines it: the hunt goes on.
+  if (own.every(isOffered)) leave(transaction, call, own, context)
+  else clearCall(transaction, call, own)
   return undefined
 }
 
-const dropMe: Operation<Command<'dropMe'>> = (transaction, command) => {
+const dropMe: Operation<Command<'dropMe'>> = (transaction, command, context) => {
   const call = requireCall(transaction, command.callRef)
-  leave(transaction, call, requireParty(call, command.loginName))
+  leave(transaction, call, requireParty(call, command.loginName), context)
   return undefined
 }
 
@@ -148,7 +169,7 @@ const ringingTimeout: Operation<Command<'ringingTimeout'>> = (transaction, comma
   // A user's forward or overflow on no answer takes the call elsewhere (operations/routing.ts).
   if (ringing.length === 1 && only && divertOnNoAnswer(transaction, call, only, context))
     return undefined
-  if (ringing.length > 0) leave(transaction, call, ringing, 'NOT_ANSWERED')
+  if (ringing.length > 0) leave(transaction, call, ringing, context, 'NOT_ANSWERED')
   return undefined
 }
 

@@ -54,7 +54,7 @@ const addParticipant: Operation<Command<'addParticipant'>> = (transaction, comma
   return undefined
 }
 
-const dropParticipant: Operation<Command<'dropParticipant'>> = (transaction, command) => {
+const dropParticipant: Operation<Command<'dropParticipant'>> = (transaction, command, context) => {
   const call = peekCall(transaction, command.callRef)
   requireConnection(call, command.loginName, ['ACTIVE', 'HELD'])
   const dropped = call.connections.filter(
@@ -71,6 +71,7 @@ const dropParticipant: Operation<Command<'dropParticipant'>> = (transaction, com
     transaction,
     copy,
     copy.connections.filter((_, index) => indexes.includes(index)),
+    context,
   )
   return undefined
 }

@@ -9,6 +9,7 @@
  */
 import type { Operation } from '../engine-operation.js'
 import type { DeviceRecord, EngineCommand } from '../telephony-state.js'
+import { forgetMember } from './hunting-membership.js'
 import { hangUpDevice } from './simulation.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -22,7 +23,7 @@ export function newDevice(deviceId: string, loginName: string): DeviceRecord {
  * One scan of the engine's devices and, when something changes, one copy of them: a command costs two passes
  * over 10,000 devices, as a `setDevice` costs one copy.
  */
-const userDevices: Operation<Command<'userDevices'>> = (transaction, command) => {
+const userDevices: Operation<Command<'userDevices'>> = (transaction, command, context) => {
   const { loginName } = command
   const wanted = new Set(command.deviceIds)
   const devices = transaction.state.devices
@@ -37,8 +38,11 @@ const userDevices: Operation<Command<'userDevices'>> = (transaction, command) =>
     if (device !== undefined) removed.push(deviceId)
     added.push(deviceId)
   }
+  // A user the directory no longer has leaves its hunting group.
+  if (context.directory.ownerOfDevice(command.deviceIds[0] ?? '') === undefined)
+    forgetMember(transaction, loginName, context)
   if (removed.length === 0 && added.length === 0) return undefined
-  for (const deviceId of removed) hangUpDevice(transaction, deviceId, false)
+  for (const deviceId of removed) hangUpDevice(transaction, deviceId, false, context)
   const next = { ...transaction.state.devices }
   for (const deviceId of removed) delete next[deviceId]
   for (const deviceId of added) next[deviceId] = newDevice(deviceId, loginName)

@@ -69,10 +69,16 @@ export function requireOwnDevice(
  * one's concern on the platform (outside parties only, e.g. an outside caller forwarded to an outside
  * number): it is removed at once. Returns true when it was. An outside caller with the voice mail it was
  * sent to stays (`isOutsideCallerAtVoicemail`): it leaves a message, and the call ends when the caller hangs
- * up or the voice mail does (docs/call-model.md, "Service parties").
+ * up or the voice mail does (docs/call-model.md, "Service parties"); so does a call a hunting group
+ * distributes: the caller waits for a member (operations/hunting.ts).
  */
 export function forgetIfNoUser(transaction: Transaction, call: CallRecord): boolean {
-  if (hasUser(call.connections) || isOutsideCallerAtVoicemail(call.connections)) return false
+  if (
+    hasUser(call.connections) ||
+    isOutsideCallerAtVoicemail(call.connections) ||
+    call.hunt !== undefined
+  )
+    return false
   transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)
   transaction.removeCall(call.callRef)
   transaction.commit()

@@ -78,9 +78,15 @@ export function requireParty(call: CallRecord, loginName: string): Connection[] 
   return own
 }
 
-/** True when a directory user (the owner of a device) is among the connections. */
+/**
+ * True when a directory user (the owner of a device) is among the connections; a member a hunting group
+ * only offers the call to is not a party yet (operations/hunting.ts).
+ */
 export function hasUser(connections: readonly Connection[]): boolean {
-  return connections.some((connection) => connection.endpoint.loginName !== undefined)
+  return connections.some(
+    (connection) =>
+      connection.endpoint.loginName !== undefined && connection.endpoint.offeredBy === undefined,
+  )
 }
 
 /**

@@ -79,6 +79,7 @@ export function ring(
 function ringingTimer(command: EngineCommand, callRef: string, number: string): boolean {
   switch (command.type) {
     case 'ringingTimeout':
+    case 'huntNoAnswer':
     case 'outsidePartyAnswers':
     case 'outsidePartyRejects':
       return command.callRef === callRef && command.number === number

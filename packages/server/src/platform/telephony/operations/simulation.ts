@@ -23,8 +23,8 @@ import type { Transaction } from '../transaction.js'
 import { basicOperations, leave } from './basic.js'
 import { changeDevice } from './feature-support.js'
 import { touchConnection } from './guards.js'
+import { groupReached, reachDestination } from './hunting.js'
 import { answerRinging, isOutside, REJECT_CAUSE } from './ringing.js'
-import { reachParty } from './routing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -130,10 +130,15 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
       'BAD_PARAMETER',
       `from: ${command.from} is a device of the platform, not an outside number: make a call from it instead`,
     )
-  const target = incomingTarget(context, command.to)
-  if (target?.deviceId === undefined)
+  const target =
+    groupReached(
+      transaction.state.huntingGroups,
+      context.directory.extensionOf?.(command.to) ?? command.to,
+    ) ?? incomingTarget(context, command.to)
+  if (target === undefined || (target.deviceId === undefined && target.service === undefined))
     throw new PlatformError('NOT_FOUND', `to: '${command.to}' reaches no device of the platform`)
-  const device = transaction.state.devices[target.deviceId]
+  const device =
+    target.deviceId === undefined ? undefined : transaction.state.devices[target.deviceId]
   if (device !== undefined && device.state !== 'IN_SERVICE')
     throw new PlatformError('NOT_EXPECTED', `Device ${target.deviceId} is out of service`)
   const { callRef, serial } = transaction.nextCall()
@@ -146,7 +151,7 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
     createdAt: transaction.now,
   }
   transaction.addCall(call)
-  reachParty(transaction, call, target, context)
+  reachDestination(transaction, call, target, context)
   return callRef
 }
 
@@ -171,26 +176,34 @@ const outsidePartyAnswers: Operation<Command<'outsidePartyAnswers'>> = (
 }
 
 /** An outside party refuses a call ringing there: it leaves with BUSY or DESTINATION_NOT_OBTAINABLE. */
-const outsidePartyRejects: Operation<Command<'outsidePartyRejects'>> = (transaction, command) => {
+const outsidePartyRejects: Operation<Command<'outsidePartyRejects'>> = (
+  transaction,
+  command,
+  context,
+) => {
   const cause = command.cause ?? REJECT_CAUSE
   if (cause !== 'BUSY' && cause !== REJECT_CAUSE)
     throw new PlatformError('BAD_PARAMETER', `cause: must be BUSY or ${REJECT_CAUSE}`)
   const ringing = ringingOutside(transaction, command.number, command.callRef)
   if (ringing === undefined) return undefined
   const { call, connection } = ringing
-  leave(transaction, call, [connection], cause)
+  leave(transaction, call, [connection], context, cause)
   return undefined
 }
 
 /** An outside party hangs up: it leaves every call it is in (or `callRef`), whatever its state. */
-const outsidePartyHangsUp: Operation<Command<'outsidePartyHangsUp'>> = (transaction, command) => {
+const outsidePartyHangsUp: Operation<Command<'outsidePartyHangsUp'>> = (
+  transaction,
+  command,
+  context,
+) => {
   const found = find(transaction, outside(command.number), command.callRef, undefined, () => ({
     party: `Outside party ${command.number}`,
     wanted: '',
   }))
   for (const each of found) {
     const { call, connection } = touchConnection(transaction, each.call, each.connection)
-    leave(transaction, call, [connection])
+    leave(transaction, call, [connection], context)
   }
   return undefined
 }
@@ -219,7 +232,12 @@ const deviceAnswers: Operation<Command<'deviceAnswers'>> = (transaction, command
 }
 
 /** Takes the device out of every call it is in; with `strict`, NOT_EXPECTED when it is in none. */
-export function hangUpDevice(transaction: Transaction, deviceId: string, strict: boolean): void {
+export function hangUpDevice(
+  transaction: Transaction,
+  deviceId: string,
+  strict: boolean,
+  context: EngineContext,
+): void {
   const callRefs = transaction
     .lookup()
     .onDevice(deviceId)
@@ -233,14 +251,15 @@ export function hangUpDevice(transaction: Transaction, deviceId: string, strict:
       transaction,
       call,
       call.connections.filter((connection) => onDevice(deviceId)(connection.endpoint)),
+      context,
     )
   }
 }
 
 /** A simulated device hangs up: it leaves every call it is in (drop me for that device only). */
-const deviceHangsUp: Operation<Command<'deviceHangsUp'>> = (transaction, command) => {
+const deviceHangsUp: Operation<Command<'deviceHangsUp'>> = (transaction, command, context) => {
   requireDevice(transaction, command.deviceId)
-  hangUpDevice(transaction, command.deviceId, true)
+  hangUpDevice(transaction, command.deviceId, true, context)
   return undefined
 }
 
@@ -248,7 +267,7 @@ const deviceHangsUp: Operation<Command<'deviceHangsUp'>> = (transaction, command
  * Sets a simulated device: `autoAnswer` (for the calls that ring it from now on) and its operational state;
  * a device put out of service leaves every call it is in, as if hung up.
  */
-const setDevice: Operation<Command<'setDevice'>> = (transaction, command) => {
+const setDevice: Operation<Command<'setDevice'>> = (transaction, command, context) => {
   const device = requireDevice(transaction, command.deviceId)
   if (
     command.state !== undefined &&
@@ -261,7 +280,7 @@ const setDevice: Operation<Command<'setDevice'>> = (transaction, command) => {
     ...(command.state !== undefined && { state: command.state }),
   })
   if (command.state === 'OUT_OF_SERVICE' && device.state !== 'OUT_OF_SERVICE')
-    hangUpDevice(transaction, command.deviceId, false)
+    hangUpDevice(transaction, command.deviceId, false, context)
   return undefined
 }
 
