@@ -22,6 +22,7 @@ import {
   DEFAULT_ENGINE_SETTINGS,
   type EngineContext,
 } from '../../src/platform/telephony/engine-operation.js'
+import type { HuntingGroupDefinition } from '../../src/platform/telephony/hunting-groups.js'
 import {
   CONNECTION_INITIAL_STATES,
   canTransition,
@@ -73,10 +74,42 @@ const OUTSIDE_CALLER = '+33612345678'
 const OUTSIDE_NUMBERS = [OUTSIDE_NUMBER, ...Object.keys(OUTSIDE_RULES), OUTSIDE_CALLER]
 /** Public numbers: this prefix followed by a device id. */
 const PUBLIC_PREFIX = '+3315566'
-/** What users dial: devices, login names, outside numbers, and a number that reaches nobody. */
+/**
+ * Two hunting groups (docs/groups.md): alice and bob ring together, a call waits (one at most, 40 s) then
+ * overflows to the second group; carol and dave are offered calls longest idle first, and with neither free
+ * the call overflows to carol's voice mail. Both let users join and leave.
+ */
+const GROUPS: HuntingGroupDefinition[] = [
+  {
+    number: '2100',
+    name: 'Front',
+    policy: 'PARALLEL',
+    members: ['alice', 'bob'],
+    noAnswerMs: 10_000,
+    whenBusy: 'QUEUE',
+    queueSize: 1,
+    queueTimeoutMs: 40_000,
+    overflow: { number: '2200' },
+    selfJoin: true,
+  },
+  {
+    number: '2200',
+    name: 'Back',
+    policy: 'LONGEST_IDLE',
+    members: ['carol', 'dave'],
+    noAnswerMs: 10_000,
+    whenBusy: 'OVERFLOW',
+    queueSize: 0,
+    overflow: { voicemailOf: 'carol' },
+    selfJoin: true,
+  },
+]
+const GROUP_NUMBERS = GROUPS.map((group) => group.number)
+/** What users dial: devices, login names, hunting groups, outside numbers, and a number that reaches nobody. */
 const CALLEES = [
   ...DEVICES,
   ...LOGINS,
+  ...GROUP_NUMBERS,
   `${OUTSIDE_PREFIX}${OUTSIDE_NUMBER}`,
   ...Object.keys(OUTSIDE_RULES).map((number) => `${OUTSIDE_PREFIX}${number}`),
   '9999',
@@ -122,19 +155,25 @@ const directory: TelephonyDirectory = {
 const context: EngineContext = { directory, settings: DEFAULT_ENGINE_SETTINGS }
 const RINGING_TIMEOUT = DEFAULT_ENGINE_SETTINGS.ringingTimeoutMs
 
+/** The state every sequence starts from: every device in service, the hunting groups set. */
 const emptyState = () =>
-  initialState(
-    USERS.flatMap((user) =>
-      user.devices.map((deviceId) => ({
-        deviceId,
-        loginName: user.loginName,
-        state: 'IN_SERVICE' as const,
-        mutable: true,
-        muted: false,
-      })),
+  execute(
+    initialState(
+      USERS.flatMap((user) =>
+        user.devices.map((deviceId) => ({
+          deviceId,
+          loginName: user.loginName,
+          state: 'IN_SERVICE' as const,
+          mutable: true,
+          muted: false,
+        })),
+      ),
+      TEST_CALL_REF_KEY,
     ),
-    TEST_CALL_REF_KEY,
-  )
+    { type: 'provisionHuntingGroups', groups: GROUPS },
+    0,
+    context,
+  ).state
 
 // ---------------------------------------------------------------------------------------------------------
 // Actions: generated data that becomes an EngineCommand against the state it runs on (a call is picked by
@@ -583,15 +622,41 @@ const ACTIONS = {
   // Outside parties, incoming calls and simulated devices (operations/simulation.ts).
   incomingCall: {
     weight: 3,
-    params: fc.record({ from: fc.nat(OUTSIDE_NUMBERS.length + 1), to: fc.nat(2 * DEVICES.length) }),
+    params: fc.record({
+      from: fc.nat(OUTSIDE_NUMBERS.length + 1),
+      to: fc.nat(2 * DEVICES.length + GROUP_NUMBERS.length),
+    }),
     command: (_world, p) => ({
       type: 'incomingCall',
       from: [...OUTSIDE_NUMBERS, '1002', 'bob'][p.from] as string,
-      to: [...DEVICES, ...DEVICES.map((device) => `${PUBLIC_PREFIX}${device}`), '9999'][
-        p.to
-      ] as string,
+      to: [
+        ...DEVICES,
+        ...DEVICES.map((device) => `${PUBLIC_PREFIX}${device}`),
+        ...GROUP_NUMBERS,
+        '9999',
+      ][p.to] as string,
     }),
   } satisfies ActionKind<{ from: number; to: number }>,
+  // Hunting groups (operations/hunting-membership.ts): members log on and off, users join and leave.
+  huntingGroupLogOn: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), logOn: fc.boolean() }),
+    command: (world, p) => ({
+      type: 'huntingGroupLogOn',
+      loginName: world.user(p.user).loginName,
+      logOn: p.logOn,
+    }),
+  } satisfies ActionKind<{ user: number; logOn: boolean }>,
+  huntingGroupMember: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), group: fc.nat(GROUP_NUMBERS.length), join: fc.boolean() }),
+    command: (world, p) => ({
+      type: 'huntingGroupMember',
+      loginName: world.user(p.user).loginName,
+      group: [...GROUP_NUMBERS, '2999'][p.group] as string,
+      join: p.join,
+    }),
+  } satisfies ActionKind<{ user: number; group: number; join: boolean }>,
   outsidePartyAnswers: {
     weight: 2,
     params: fc.nat(15),
@@ -979,6 +1044,7 @@ class Checker {
       )
       expect(
         call.parked !== undefined ||
+          call.hunt !== undefined ||
           isOutsideCallerAtVoicemail(call.connections) ||
           call.connections.some((c) => c.endpoint.loginName !== undefined),
         `call ${call.callRef} has no user; ${where()}`,
@@ -1057,6 +1123,7 @@ class Checker {
             `${login} never told ${callRef} ended; ${where()}`,
           ).toBeDefined()
     }
+    this.checkHunts(state, where)
     // Every ringing timeout belongs to a connection that still rings, every park timeout to a parked call.
     for (const timer of state.timers) {
       const command = timer.command
@@ -1067,8 +1134,14 @@ class Checker {
         ).toBeDefined()
       // The timers of a party (its ringing, auto answer, an outside rule) belong to that party, ringing
       // for all but an outside party's hang-up.
+      if (command.type === 'huntQueueTimeout')
+        expect(
+          callOf(state, command.callRef)?.hunt,
+          `stale ${JSON.stringify(timer)}; ${where()}`,
+        ).toBeDefined()
       const party =
         command.type === 'ringingTimeout' ||
+        command.type === 'huntNoAnswer' ||
         command.type === 'outsidePartyAnswers' ||
         command.type === 'outsidePartyRejects'
           ? { number: command.number, callRef: command.callRef, ringing: true }
@@ -1084,6 +1157,51 @@ class Checker {
           c.endpoint.number === party.number && (!party.ringing || c.state === 'RINGING_INCOMING'),
       )
       expect(there, `stale timer ${JSON.stringify(timer)}; ${where()}`).toBe(true)
+    }
+  }
+
+  /**
+   * Hunting groups: no member is offered two calls at once, an offered member rings (and only in a call a
+   * group distributes), every queued call waits in its group's queue and the queue holds nothing else, and a
+   * group's members are in it once and in no other group.
+   */
+  private checkHunts(state: TelephonyState, where: () => string): void {
+    for (const call of allCalls(state))
+      if (call.hunt !== undefined)
+        reached.add(call.hunt.queuedAt === undefined ? 'offered' : 'queued')
+    const offeredTo = new Map<string, string>()
+    const queued = new Map<string, string[]>()
+    for (const call of allCalls(state)) {
+      for (const { endpoint, state: media } of call.connections) {
+        if (endpoint.offeredBy === undefined) continue
+        expect(call.hunt?.group, `offer outside a hunt in ${call.callRef}; ${where()}`).toBe(
+          endpoint.offeredBy,
+        )
+        expect(media, `offered ${endpoint.number} not ringing; ${where()}`).toBe('RINGING_INCOMING')
+        const login = endpoint.loginName ?? ''
+        expect(
+          offeredTo.get(login),
+          `${login} offered ${call.callRef} and ${offeredTo.get(login)}; ${where()}`,
+        ).toBeUndefined()
+        offeredTo.set(login, call.callRef)
+      }
+      if (call.hunt?.queuedAt !== undefined)
+        queued.set(call.hunt.group, [...(queued.get(call.hunt.group) ?? []), call.callRef])
+      if (call.hunt !== undefined)
+        expect(
+          call.connections.filter((c) => c.endpoint.service === 'HUNTING_GROUP').length,
+          `the group is not a party of ${call.callRef}; ${where()}`,
+        ).toBe(1)
+    }
+    const seenMembers = new Set<string>()
+    for (const group of Object.values(state.huntingGroups ?? {})) {
+      expect([...group.queue].sort(), `queue of ${group.number}; ${where()}`).toEqual(
+        (queued.get(group.number) ?? []).sort(),
+      )
+      for (const member of group.members) {
+        expect(seenMembers.has(member), `${member} in two groups; ${where()}`).toBe(false)
+        seenMembers.add(member)
+      }
     }
   }
 
@@ -1121,6 +1239,9 @@ class Checker {
   }
 }
 
+/** What the sequences reached of the hunting groups: a call offered to members, a call waiting. */
+const reached = new Set<string>()
+
 function runSequence(actions: readonly Action[], checker?: Checker): Driver {
   const driver = new Driver(checker?.observe)
   for (const step of actions) driver.act(step)
@@ -1146,5 +1267,7 @@ describe('the call engine under random sequences of commands', () => {
       }),
       parameters(),
     )
+    // The sequences reach the hunting groups' states, not only the plain calls.
+    if (RUNS >= 100) expect([...reached].sort()).toEqual(['offered', 'queued'])
   }, 120_000)
 })

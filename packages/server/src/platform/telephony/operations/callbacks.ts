@@ -11,6 +11,7 @@ import type { Endpoint, EngineCommand, StoredCallback, TelephonyState } from '..
 import type { Transaction } from '../transaction.js'
 import { requireFeature } from './feature-support.js'
 import { clearCall, requireCall, requireConnection, requireReachable } from './guards.js'
+import { requireNotHunting } from './hunting.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
@@ -45,6 +46,7 @@ function addCallback(
 const callbackRequest: Operation<Command<'callbackRequest'>> = (transaction, command, context) => {
   const call = requireCall(transaction, command.callRef)
   const requester = requireConnection(call, command.loginName, ['RINGING_OUTGOING', 'DIALING'])
+  requireNotHunting(call, 'ask for a call back')
   const callee = call.connections.find(
     (connection) =>
       connection.endpoint.loginName !== undefined &&

@@ -20,6 +20,7 @@ import {
   requireNotAmong,
   requireReachable,
 } from './guards.js'
+import { groupReached } from './hunting.js'
 import { ring } from './ringing.js'
 import { joinCalls, requireCallPair } from './transfer.js'
 
@@ -48,6 +49,11 @@ const addParticipant: Operation<Command<'addParticipant'>> = (transaction, comma
       : context.directory.ownerOfDevice(own.endpoint.deviceId)
   if (person?.multimedia !== true)
     throw new PlatformError('NOT_ALLOWED', 'Only MULTIMEDIA users may add participants to a call')
+  if (groupReached(transaction.state.huntingGroups, command.callee) !== undefined)
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      `callee: ${command.callee} is a hunting group, which cannot join a conference`,
+    )
   const target = requireReachable(context.directory, command.callee, 'callee')
   requireNotAmong(call.connections, target, 'callee')
   ring(transaction, requireCall(transaction, call.callRef), target, context)

@@ -174,7 +174,8 @@ function offered(call: CallRecord): Connection[] {
 
 /**
  * A call reaches the group: the group joins it as a party (the caller hears it ring) and offers it to its
- * members; with none free, the call waits, overflows or is refused busy, as the group says.
+ * members (but the one who sent it there); with none free, the call waits, overflows or is refused busy, as
+ * the group says.
  */
 export function reachGroup(
   transaction: Transaction,
@@ -184,7 +185,9 @@ export function reachGroup(
 ): void {
   const group = groupAt(transaction, number)
   if (group === undefined) return
-  call.hunt = { group: number, tried: [] }
+  // A member who sends the call to the group (redirect, blind transfer) is not offered it back.
+  const sender = call.lastRedirecting?.loginName
+  call.hunt = { group: number, tried: sender === undefined ? [] : [sender] }
   call.connections.push(newConnection(groupEndpoint(number), 'RINGING_INCOMING'))
   if (offer(transaction, call, group, context)) return
   nobodyFree(transaction, call, group, context, 'BUSY')

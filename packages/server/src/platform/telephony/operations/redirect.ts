@@ -22,6 +22,7 @@ import {
   requireNotActiveElsewhere,
   requireNotAmong,
 } from './guards.js'
+import { groupReached, isOffered, reachGroup, requireNotHunting } from './hunting.js'
 import { ring, stopRinging, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -41,6 +42,13 @@ function divert(
   stopRinging(transaction, call, ringing)
   call.lastRedirecting = ringing.endpoint
   const from = transaction.events.length
+  if (destination.service === 'HUNTING_GROUP') {
+    // The redirecting user sees where the call went; the group then distributes it (hunting.ts).
+    transaction.commit(cause)
+    addNewDestination(transaction, from, call.callRef, destination.number)
+    reachGroup(transaction, call, destination.number, context)
+    return
+  }
   const voicemail = destination.service === 'VOICEMAIL'
   // The voice mail answers at once (below): it rings with no ringing timeout.
   ring(transaction, call, destination, context, { ringingTimeout: !voicemail })
@@ -53,6 +61,7 @@ function divert(
 const redirect: Operation<Command<'redirect'>> = (transaction, command, context) => {
   const call = requireCall(transaction, command.callRef)
   const ringing = requireConnection(call, command.loginName, ['RINGING_INCOMING'])
+  if (isOffered(ringing)) requireNotHunting(call, 'redirect it')
   if (call.pendingCallee !== undefined)
     throw new PlatformError(
       'NOT_EXPECTED',
@@ -62,7 +71,8 @@ const redirect: Operation<Command<'redirect'>> = (transaction, command, context)
   const destination: Endpoint =
     command.redirectTo === 'VOICEMAIL' || command.redirectTo === 'DVA'
       ? requireVoicemail(context, command.loginName)
-      : requireDestination(context, command.loginName, command.redirectTo, 'redirectTo')
+      : (groupReached(transaction.state.huntingGroups, command.redirectTo) ??
+        requireDestination(context, command.loginName, command.redirectTo, 'redirectTo'))
   if (destination.service === undefined) {
     // The ringing user may send the call to another of their own devices, not to the one ringing.
     if (destination.number === ringing.endpoint.number)
@@ -88,8 +98,10 @@ const overflowToVoiceMail: Operation<Command<'overflowToVoiceMail'>> = (
     (connection) =>
       connection.state === 'RINGING_INCOMING' &&
       connection.endpoint.loginName !== undefined &&
-      connection.endpoint.loginName !== command.loginName,
+      connection.endpoint.loginName !== command.loginName &&
+      !isOffered(connection),
   )
+  requireNotHunting(call, 'overflow to voice mail')
   const calleeLogin = callee?.endpoint.loginName
   if (callee === undefined || calleeLogin === undefined)
     throw new PlatformError('NOT_EXPECTED', 'The call does not ring a user of the platform')
@@ -142,6 +154,7 @@ const pickup: Operation<Command<'pickup'>> = (transaction, command, context) => 
     )
   // Again on the call's party: a device the directory no longer lists may still ring in a call.
   requireSamePickupGroup(context, command.loginName, ringingUser, command.otherPhoneNumber)
+  if (isOffered(target)) requireNotHunting(call, 'pick it up')
   if (target.state !== 'RINGING_INCOMING' || call.pendingCallee !== undefined)
     throw new PlatformError('NOT_EXPECTED', `${command.otherPhoneNumber} is not ringing`)
   if (call.connections.some((connection) => connection.endpoint.deviceId === command.deviceId))

@@ -21,6 +21,7 @@ import {
   requireNotAmong,
   touchConnection,
 } from './guards.js'
+import { groupReached, reachGroup, requireNotHunting } from './hunting.js'
 import { isOutside, ring, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -57,6 +58,8 @@ export function requireCallPair(
     throw new PlatformError('BAD_PARAMETER', 'heldCallRef: the held call must be another call')
   const active = peekCall(transaction, command.callRef)
   const held = peekCall(transaction, command.heldCallRef)
+  requireNotHunting(active, action)
+  requireNotHunting(held, action)
   const { deviceId } = requireConnection(active, command.loginName, activeStates).endpoint
   requireConnection(held, command.loginName, ['HELD'], deviceId)
   const activeOthers = active.connections.filter((c) => !isUsers(c, command.loginName))
@@ -220,7 +223,9 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   const others = call.connections.filter((c) => !isUsers(c, command.loginName))
   if (others.length === 0) throw new PlatformError('NOT_EXPECTED', 'No other party to transfer')
   // The voice-mail number reaches the transferring user's voice mail (as redirect's does).
-  const target = requireDestination(context, command.loginName, command.transferTo, 'transferTo')
+  const target =
+    groupReached(transaction.state.huntingGroups, command.transferTo) ??
+    requireDestination(context, command.loginName, command.transferTo, 'transferTo')
   if (target.loginName === command.loginName)
     throw new PlatformError(
       'BAD_PARAMETER',
@@ -232,6 +237,14 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   const copy = requireCall(transaction, call.callRef)
   copy.connections = copy.connections.filter((c) => !isUsers(c, command.loginName))
   copy.lastRedirecting = { ...own.endpoint }
+  if (target.service === 'HUNTING_GROUP') {
+    // The transferring user sees where the call went; the group then distributes it (hunting.ts).
+    const from = transaction.events.length
+    transaction.commit('TRANSFERRED')
+    addNewDestination(transaction, from, call.callRef, target.number)
+    reachGroup(transaction, copy, target.number, context)
+    return undefined
+  }
   const voicemail = target.service === 'VOICEMAIL'
   ring(transaction, copy, target, context, { ringingTimeout: !voicemail })
   const start = transaction.events.length
