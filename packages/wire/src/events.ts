@@ -18,7 +18,8 @@ export const EVENT_PACKAGES = {
     // parse (wire facts 5.4 and 6).
     'OnTelephonyState',
     // Not in the specification either: the hunting-group logon state, which the Node, Java and C# SDKs
-    // register (and the browser SDK under the second name). Known names; the platform sends neither.
+    // register (and the browser SDK under the second name). The platform sends the first
+    // (docs/groups.md); the second is a known name only.
     'OnDynamicStateChanged',
     'OnDynamicStateModified',
   ],

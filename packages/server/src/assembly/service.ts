@@ -41,6 +41,7 @@ import {
 import { SystemStatusService } from '../platform/system/system-status-service.js'
 import { DirectoryTelephony } from '../platform/telephony/directory-telephony.js'
 import { EngineDevices } from '../platform/telephony/engine-devices.js'
+import { fileHuntingGroups, followFileGroups } from '../platform/telephony/engine-groups.js'
 import type { EngineNode } from '../platform/telephony/engine-node.js'
 import type { Telephony } from '../platform/telephony/telephony.js'
 import { callCount } from '../platform/telephony/telephony-state.js'
@@ -237,8 +238,13 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       reportError,
     })
     const { comlog, eventSummary, voicemail, voicemailDeposits } = records
-    // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory").
+    // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory"), its
+    // hunting groups the directory file's (docs/groups.md, "Where groups live").
     let engineNode: EngineNode | undefined
+    const followGroups = (engine: EngineNode) =>
+      followFileGroups(engine, fileHuntingGroups(directory.settings.huntingGroups)).catch(
+        (error: unknown) => reportError(error, "the engine did not take the file's hunting groups"),
+      )
     const engineDevices = new EngineDevices({
       directory: telephonyDirectory,
       engine: () => engineNode,
@@ -262,7 +268,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       // The node that owns the engine delivers the webhooks too (docs/cluster-events.md, "Delivery on the event
       // log"), and keeps the engine's devices the directory's.
       onRole: (role) => {
-        if (role === 'owner') engineDevices.reconcile()
+        if (role === 'owner') {
+          engineDevices.reconcile()
+          if (engineNode !== undefined) followGroups(engineNode)
+        }
         delivery.engineRoleChanged(role)
       },
       engine: {
@@ -294,7 +303,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     })
     engineNode = telephony
     // A term begun during the start compared nothing yet (the engine was not there to compare with).
-    if (telephony.role === 'owner') engineDevices.reconcile()
+    if (telephony.role === 'owner') {
+      engineDevices.reconcile()
+      await followFileGroups(telephony, fileHuntingGroups(directory.settings.huntingGroups))
+    }
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
       ...(options.privateBaseUrl && { privateBaseUrl: options.privateBaseUrl }),
@@ -368,6 +380,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       sessions,
       telephony,
       devices: () => telephonyDirectory.devices(),
+      huntingGroups: () => fileHuntingGroups(directory.settings.huntingGroups),
       engineDevices,
       loginAttempts: [shared.loginAttempts.login, shared.loginAttempts.address],
       system,

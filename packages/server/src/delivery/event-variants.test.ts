@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PlatformEvent } from '../platform/events.js'
 import { SerializedEvent } from './event-router.js'
-import { deviceStatesAsList, EVENT_VARIANTS } from './event-variants.js'
+import { deviceStatesAsList, EVENT_VARIANTS, logonForDotnet } from './event-variants.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -40,9 +40,29 @@ describe('deviceStatesAsList (Java SDK)', () => {
     expect(deviceStatesAsList(bare)).toBe(bare)
   })
 
-  it('is the only variant: Java for OnTelephonyState, none for the C# SDK', () => {
+  it('is the Java variant of OnTelephonyState', () => {
     expect([...(EVENT_VARIANTS.java?.keys() ?? [])]).toEqual(['OnTelephonyState'])
-    expect(EVENT_VARIANTS.dotnet).toBeUndefined()
+  })
+})
+
+describe('logonForDotnet (C# SDK)', () => {
+  const CHANGED: PlatformEvent = {
+    eventName: 'OnDynamicStateChanged',
+    loginName: 'bob',
+    huntingGroupState: { logon: true },
+  }
+
+  it('adds `Logon`, the spelling the C# SDK reads, beside `logon`', () => {
+    expect(logonForDotnet(CHANGED)).toEqual({
+      eventName: 'OnDynamicStateChanged',
+      loginName: 'bob',
+      huntingGroupState: { logon: true, Logon: true },
+    })
+    expect(CHANGED['huntingGroupState']).toEqual({ logon: true })
+  })
+
+  it('is the C# variant of OnDynamicStateChanged only', () => {
+    expect([...(EVENT_VARIANTS.dotnet?.keys() ?? [])]).toEqual(['OnDynamicStateChanged'])
   })
 })
 

@@ -22,10 +22,20 @@ export const deviceStatesAsList: EventRewrite = (event) => {
   return { ...event, state: { ...state, deviceStates: state.deviceStates.deviceStates } }
 }
 
+/**
+ * OnDynamicStateChanged with `huntingGroupState.Logon` beside `logon`: the C# SDK's HuntingGroupStatus reads
+ * `Logon` (its JsonPropertyName, matched case-sensitively) and would see every member logged off.
+ */
+export const logonForDotnet: EventRewrite = (event) => {
+  const state = event['huntingGroupState'] as { logon?: boolean } | undefined
+  if (state?.logon === undefined) return event
+  return { ...event, huntingGroupState: { ...state, Logon: state.logon } }
+}
+
 /** The rewrites of each dialect, by event name; a dialect without any has none. */
 export const EVENT_VARIANTS: Record<ClientDialect, ReadonlyMap<string, EventRewrite> | undefined> =
   {
     java: new Map([['OnTelephonyState', deviceStatesAsList]]),
-    // The C# SDK's variant is in its routes: its package names leave out the events it does not know.
-    dotnet: undefined,
+    // The C# SDK's other variant is in its routes: its package names leave out the events it does not know.
+    dotnet: new Map([['OnDynamicStateChanged', logonForDotnet]]),
   }

@@ -121,6 +121,50 @@ const ENDINGS: [string, (w: LoggedWorld) => void, string[]][] = [
     ['alice CALLER unanswered INVALID_NUMBER'],
   ],
   [
+    'to a hunting group: the second member answers; the first, who let it ring, gets no record',
+    (w) => {
+      w.run({
+        type: 'setHuntingGroup',
+        group: {
+          number: '2100',
+          name: 'Sales',
+          policy: 'SEQUENTIAL',
+          members: ['bob', 'carol'],
+          noAnswerMs: 10_000,
+          whenBusy: 'QUEUE',
+          queueSize: 1,
+          selfJoin: false,
+        },
+      })
+      const call = w.make('alice', '2100')
+      w.advance(10_000)
+      w.run({ type: 'answer', loginName: 'carol', callRef: call })
+      w.run({ type: 'release', loginName: 'carol', callRef: call })
+    },
+    ['carol CALLEE answered NORMAL', 'alice CALLER answered NORMAL'],
+  ],
+  [
+    'to a hunting group, abandoned by the caller while its member rings',
+    (w) => {
+      w.run({
+        type: 'setHuntingGroup',
+        group: {
+          number: '2100',
+          name: 'Sales',
+          policy: 'PARALLEL',
+          members: ['bob', 'carol'],
+          noAnswerMs: 10_000,
+          whenBusy: 'QUEUE',
+          queueSize: 1,
+          selfJoin: false,
+        },
+      })
+      const call = w.make('alice', '2100')
+      w.run({ type: 'release', loginName: 'alice', callRef: call })
+    },
+    ['alice CALLER unanswered ABANDONED'],
+  ],
+  [
     'redirected to another user, who answers',
     (w) => {
       const call = w.make('alice', '1002')

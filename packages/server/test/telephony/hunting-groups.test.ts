@@ -65,7 +65,7 @@ describe('a call to a hunting group', () => {
     const callRef = placed.callRef ?? ''
     expect(names(placed.events, USERS)).toEqual({
       alice: ['OnCallCreated'],
-      bob: ['OnCallCreated'],
+      bob: ['OnCallCreated:DISTRIBUTED'],
       carol: [],
       dave: [],
     })
@@ -88,7 +88,7 @@ describe('a call to a hunting group', () => {
     expect(names(moved, USERS)).toEqual({
       alice: [],
       bob: ['OnCallRemoved:NOT_ANSWERED'],
-      carol: ['OnCallCreated'],
+      carol: ['OnCallCreated:DISTRIBUTED'],
       dave: [],
     })
 
@@ -252,7 +252,7 @@ describe('when no member is free', () => {
     const freed = w.run({ type: 'release', loginName: 'bob', callRef: bobsCall })
     expect(names(freed.events, ['alice', 'bob', 'carol'])).toEqual({
       alice: [],
-      bob: ['OnCallRemoved', 'OnUserStateModified', 'OnCallCreated'],
+      bob: ['OnCallRemoved', 'OnUserStateModified', 'OnCallCreated:DISTRIBUTED'],
       carol: ['OnCallModified', 'OnCallRemoved', 'OnUserStateModified'],
     })
     // Both became free in one command: the call goes to the first of them in hunt order.
@@ -335,7 +335,10 @@ describe('the end of a round, the caller and the members', () => {
       'OnCallModified:NOT_ANSWERED',
       'OnCallRemoved:NOT_ANSWERED',
     ])
-    expect(namesOf(events, 'dave')).toEqual(['OnCallCreated', 'OnCallRemoved:NOT_ANSWERED'])
+    expect(namesOf(events, 'dave')).toEqual([
+      'OnCallCreated:DISTRIBUTED',
+      'OnCallRemoved:NOT_ANSWERED',
+    ])
     expect(w.state.calls.has(callRef)).toBe(false)
   })
 
@@ -357,7 +360,7 @@ describe('the end of a round, the caller and the members', () => {
     expect(names(declined.events, USERS)).toEqual({
       alice: [],
       bob: ['OnCallRemoved'],
-      carol: ['OnCallCreated'],
+      carol: ['OnCallCreated:DISTRIBUTED'],
       dave: [],
     })
   })
@@ -419,7 +422,10 @@ describe('members logging on and off, joining and leaving', () => {
     const callRef = w.call('alice', GROUP)
     expect(w.state.huntingGroups?.[GROUP]?.queue).toEqual([callRef])
     const on = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: true })
-    expect(namesOf(on.events, 'bob')).toEqual(['OnDynamicStateChanged', 'OnCallCreated'])
+    expect(namesOf(on.events, 'bob')).toEqual([
+      'OnDynamicStateChanged',
+      'OnCallCreated:DISTRIBUTED',
+    ])
   })
 
   it('join and leave: at the end of the hunt order, logged on; leaving logs off', () => {

@@ -1,6 +1,7 @@
 export * from './call.js'
 export * from './callback.js'
 export * from './device.js'
+export * from './hunting-groups.js'
 export * from './lists.js'
 export * from './numbering.js'
 export * from './party.js'

@@ -35,6 +35,7 @@ const NOTABLE_CAUSES = new Set([
 ])
 /** Causes with which a user comes into a call that was placed to someone else: the user is a CALLEE. */
 const CALLEE_ARRIVALS = new Set([
+  'DISTRIBUTED',
   'PICKED_UP',
   'REDIRECTED',
   'FORWARDED',
@@ -60,6 +61,11 @@ interface Part {
   /** The notable causes met, in order. */
   causes: readonly string[]
   transferredBy?: string
+  /**
+   * Offered the call by a hunting group (it arrived DISTRIBUTED): a member who never answers it was never a
+   * party of the call, and gets no record (docs/groups.md, "The communication log").
+   */
+  offered?: boolean
 }
 
 type CallEvent = PlatformEvent & { callRef: string }
@@ -82,9 +88,12 @@ export class CallLogRecorder {
       for (const { endpoint, state } of call.connections) {
         if (endpoint.loginName === undefined || parts.has(endpoint.loginName)) continue
         const callee =
+          endpoint.offeredBy !== undefined ||
+          call.distributedBy !== undefined ||
           endpoint.loginName === call.initialCalled.loginName ||
           this.#placedTo(endpoint.loginName, call.initialCalled.number, [endpoint.deviceId])
         const part = newPart(endpoint.loginName, callee ? 'CALLEE' : 'CALLER', call.createdAt)
+        if (endpoint.offeredBy !== undefined) part.offered = true
         if (state === 'ACTIVE' || state === 'HELD') part.answeredAt = call.createdAt
         if (endpoint.deviceId !== undefined) part.leg = endpoint.deviceId
         parts.set(endpoint.loginName, part)
@@ -133,7 +142,8 @@ export class CallLogRecorder {
         }
         case 'OnCallRemoved': {
           const part = this.#take(callRef, loginName)
-          if (part !== undefined) drafts.push(this.#draft(part, callRef, event['cause'], now))
+          if (part !== undefined && !(part.offered === true && part.answeredAt === undefined))
+            drafts.push(this.#draft(part, callRef, event['cause'], now))
         }
       }
     }
@@ -179,6 +189,7 @@ export class CallLogRecorder {
     const role: ComRecordRole =
       called || (typeof cause === 'string' && CALLEE_ARRIVALS.has(cause)) ? 'CALLEE' : 'CALLER'
     const part = newPart(event.loginName, role, now)
+    if (cause === 'DISTRIBUTED') part.offered = true
     follow(part, event, now)
     return part
   }

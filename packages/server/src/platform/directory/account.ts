@@ -1,5 +1,7 @@
 /** The accounts of the directory as the platform holds them: users and administrators. */
+
 import type { ClirMode, User, UserPreferences, UserRight } from '@openness/wire'
+import type { HuntingGroupDefinition } from '../telephony/hunting-groups.js'
 import type { OutsidePartyRule } from './directory-file-schema.js'
 
 /** The provisioned part of a user: the User record of the specification plus the telephony setting. */
@@ -75,4 +77,9 @@ export interface DirectorySettings {
   languages: { gui: string[]; tui: string[] }
   /** What outside numbers do when called (the directory file's `outsideParties`); none when absent. */
   outsideParties?: OutsidePartyRule[]
+  /**
+   * The directory file's hunting groups, as the call engine takes them (docs/groups.md, "Where groups
+   * live"): the engine's own groups follow these when the file changes.
+   */
+  huntingGroups?: HuntingGroupDefinition[]
 }

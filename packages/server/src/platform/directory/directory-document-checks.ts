@@ -57,7 +57,71 @@ export function checkDirectoryDocument(document: DirectoryDocument): DirectoryPr
     checkAssistants(user, ['users', index], context.isUser, report)
   })
   checkOutsideParties(document, report)
+  checkHuntingGroups(document, report)
   return problems
+}
+
+/**
+ * The hunting groups (docs/groups.md): a number of digits no device, other group or voice mail has; members
+ * who are users with a device, each in one group at most; an overflow that names a user with a voice mail or a
+ * number other than the group's, and one where the group overflows when busy.
+ */
+function checkHuntingGroups(document: DirectoryDocument, report: Report): void {
+  const users = new Map(document.users.map((user) => [user.loginName, user]))
+  const taken = new Set<string>()
+  for (const user of document.users) {
+    for (const device of user.devices ?? []) taken.add(device.id)
+    if (user.companyPhone !== undefined) taken.add(user.companyPhone)
+  }
+  const voicemailNumber = document.numberingPlan.voicemailNumber
+  if (voicemailNumber !== undefined) taken.add(voicemailNumber)
+  const numbers = new Map<string, string>()
+  const memberOf = new Map<string, string>()
+  document.huntingGroups?.forEach((group, index) => {
+    const path: DirectoryPath = ['huntingGroups', index]
+    if (!DIGITS.test(group.number))
+      report({
+        path: [...path, 'number'],
+        message: `${JSON.stringify(group.number)} must be digits`,
+      })
+    else if (taken.has(group.number))
+      report({
+        path: [...path, 'number'],
+        message: `${group.number} is already a device, a company phone or the voice-mail number`,
+      })
+    else if (numbers.has(group.number))
+      report({
+        path: [...path, 'number'],
+        message: `${group.number} is already the number of ${numbers.get(group.number)}`,
+      })
+    else numbers.set(group.number, formatDirectoryPath(path))
+    group.members.forEach((member, position) => {
+      const at: DirectoryPath = [...path, 'members', position]
+      const user = users.get(member)
+      if (user === undefined) report({ path: at, message: `no user '${member}'` })
+      else if ((user.devices ?? []).length === 0)
+        report({ path: at, message: `'${member}' has no device the group could ring` })
+      else if (memberOf.has(member))
+        report({ path: at, message: `'${member}' is already a member of ${memberOf.get(member)}` })
+      else memberOf.set(member, formatDirectoryPath(path))
+    })
+    const { overflow } = group
+    if (overflow !== undefined && 'voicemailOf' in overflow) {
+      if (users.get(overflow.voicemailOf)?.voicemail === undefined)
+        report({
+          path: [...path, 'overflow', 'voicemailOf'],
+          message: `no user '${overflow.voicemailOf}' with a voice mail`,
+        })
+    } else if (overflow !== undefined && overflow.number === group.number)
+      report({ path: [...path, 'overflow', 'number'], message: 'is the group itself' })
+    if (group.whenBusy === 'OVERFLOW' && overflow === undefined)
+      report({ path: [...path, 'whenBusy'], message: 'OVERFLOW needs an overflow' })
+    if (group.queueTimeoutSeconds !== undefined && (group.whenBusy ?? 'QUEUE') !== 'QUEUE')
+      report({
+        path: [...path, 'queueTimeoutSeconds'],
+        message: `is for QUEUE only, and this group is ${group.whenBusy}`,
+      })
+  })
 }
 
 /**

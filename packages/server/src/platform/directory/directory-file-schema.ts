@@ -21,6 +21,7 @@ import {
   Voicemail,
 } from '@openness/wire'
 import { type Static, type TSchema, Type } from 'typebox'
+import { HUNT_POLICIES, MAX_GROUPS, MAX_MEMBERS, WHEN_BUSY } from '../telephony/hunting-groups.js'
 
 /** The node of the company when the file does not name one. */
 export const DEFAULT_NODE_ID = '1'
@@ -215,6 +216,41 @@ export const OutsidePartyRule = Type.Object(
 )
 export type OutsidePartyRule = Static<typeof OutsidePartyRule>
 
+/** A hunting group of the directory file (docs/groups.md, docs/directory-file.md `huntingGroups`). */
+export const DirectoryHuntingGroup = Type.Object(
+  {
+    number: Type.String({ description: "the group's number in the plan: digits" }),
+    name: Type.String({ minLength: 1 }),
+    policy: enumeration(HUNT_POLICIES),
+    members: Type.Array(Type.String(), {
+      uniqueItems: true,
+      maxItems: MAX_MEMBERS,
+      description: 'login names of users, in hunt order; a user is in one hunting group at most',
+    }),
+    noAnswerSeconds: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, description: 'how long a member rings (15)' }),
+    ),
+    whenBusy: Type.Optional(enumeration(WHEN_BUSY)),
+    queueSize: Type.Optional(
+      Type.Integer({ minimum: 0, description: 'QUEUE: how many calls wait at most (10)' }),
+    ),
+    queueTimeoutSeconds: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, description: 'QUEUE: the longest wait (no limit)' }),
+    ),
+    overflow: Type.Optional(
+      Type.Union([
+        Type.Object({ number: Type.String() }, closed),
+        Type.Object({ voicemailOf: Type.String() }, closed),
+      ]),
+    ),
+    selfJoin: Type.Optional(
+      Type.Boolean({ description: 'whether users join and leave it themselves (false)' }),
+    ),
+  },
+  { ...closed, title: 'DirectoryHuntingGroup' },
+)
+export type DirectoryHuntingGroup = Static<typeof DirectoryHuntingGroup>
+
 /** The whole directory file. */
 export const DirectoryDocument = Type.Object(
   {
@@ -261,6 +297,7 @@ export const DirectoryDocument = Type.Object(
     users: Type.Array(DirectoryUser),
     administrators: Type.Optional(Type.Array(DirectoryAdministrator)),
     outsideParties: Type.Optional(Type.Array(OutsidePartyRule)),
+    huntingGroups: Type.Optional(Type.Array(DirectoryHuntingGroup, { maxItems: MAX_GROUPS })),
   },
   { ...closed, title: 'DirectoryDocument' },
 )

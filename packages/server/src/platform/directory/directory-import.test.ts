@@ -633,6 +633,30 @@ describe('importDirectory of the demo file', () => {
         { number: '0155660006', behaviour: 'NO_ANSWER' },
         { prefix: '0899', behaviour: 'REJECT', afterSeconds: 1 },
       ],
+      huntingGroups: [
+        {
+          number: '2100',
+          name: 'Sales',
+          policy: 'CIRCULAR',
+          members: ['alice', 'bob'],
+          noAnswerMs: 15_000,
+          whenBusy: 'QUEUE',
+          queueSize: 5,
+          queueTimeoutMs: 60_000,
+          overflow: { voicemailOf: 'bob' },
+          selfJoin: true,
+        },
+        {
+          number: '2200',
+          name: 'Warehouse',
+          policy: 'PARALLEL',
+          members: ['franck', 'gaelle'],
+          noAnswerMs: 15_000,
+          whenBusy: 'BUSY',
+          queueSize: 10,
+          selfJoin: false,
+        },
+      ],
     })
   })
 })

@@ -6,6 +6,11 @@
 import type { User, UserPreferences } from '@openness/wire'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { Revision } from '../change-notices.js'
+import {
+  DEFAULT_NO_ANSWER_MS,
+  DEFAULT_QUEUE_SIZE,
+  type HuntingGroupDefinition,
+} from '../telephony/hunting-groups.js'
 import type {
   AdministratorRecord,
   DirectorySettings,
@@ -17,6 +22,7 @@ import {
   DEFAULT_NODE_ID,
   type DirectoryAdministrator,
   type DirectoryDocument,
+  type DirectoryHuntingGroup,
   type DirectoryUser,
 } from './directory-file-schema.js'
 import type { DirectorySnapshot, StoredDirectory } from './directory-store.js'
@@ -177,6 +183,25 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
     licenses: { ...document.licenses },
     languages: { gui: [...document.languages.gui], tui: [...document.languages.tui] },
     ...(document.outsideParties && { outsideParties: structuredClone(document.outsideParties) }),
+    ...(document.huntingGroups && { huntingGroups: document.huntingGroups.map(huntingGroupOf) }),
+  }
+}
+
+/** A hunting group of the file as the engine takes it: times in milliseconds, the defaults filled in. */
+export function huntingGroupOf(group: DirectoryHuntingGroup): HuntingGroupDefinition {
+  return {
+    number: group.number,
+    name: group.name,
+    policy: group.policy,
+    members: [...group.members],
+    noAnswerMs: Math.round((group.noAnswerSeconds ?? DEFAULT_NO_ANSWER_MS / 1000) * 1000),
+    whenBusy: group.whenBusy ?? 'QUEUE',
+    queueSize: group.queueSize ?? DEFAULT_QUEUE_SIZE,
+    ...(group.queueTimeoutSeconds !== undefined && {
+      queueTimeoutMs: Math.round(group.queueTimeoutSeconds * 1000),
+    }),
+    ...(group.overflow !== undefined && { overflow: { ...group.overflow } }),
+    selfJoin: group.selfJoin ?? false,
   }
 }
 

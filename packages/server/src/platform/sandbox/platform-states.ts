@@ -15,7 +15,7 @@ import type { DirectorySnapshot } from '../directory/directory-store.js'
 import type { Clock } from '../events.js'
 import { PlatformError } from '../platform-error.js'
 import type { SessionCloseCause } from '../sessions/session-state.js'
-import { freshEngineState } from '../telephony/restored-state.js'
+import { type FileHuntingGroups, freshEngineState } from '../telephony/restored-state.js'
 import type { DeviceRecord, EngineCommand } from '../telephony/telephony-state.js'
 import type {
   PlatformImage,
@@ -82,6 +82,8 @@ export interface PlatformStatesOptions {
   }
   /** The devices of the directory as it is now: the engine's after a reset. */
   devices: () => DeviceRecord[]
+  /** The directory file's hunting groups as they are now: the engine's after a reset (none when absent). */
+  huntingGroups?: () => FileHuntingGroups
   /**
    * What keeps the engine's devices the directory's (engine-devices.ts): held while an image is put back, so
    * that the directory restored does not release calls in the engine before `restoreState` replaces them.
@@ -198,7 +200,7 @@ export class PlatformStates {
     // The engine's devices after a reset are those of the directory now restored.
     await telephony.execute({
       type: 'restoreState',
-      target: image.engine ?? freshEngineState(options.devices()),
+      target: image.engine ?? freshEngineState(options.devices(), options.huntingGroups?.()),
     })
     await this.#announce(written)
     const outcome: RestoreOutcome = {

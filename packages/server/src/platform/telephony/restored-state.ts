@@ -7,6 +7,7 @@
 import { callChanges } from './call-changes.js'
 import { allCalls, withCalls } from './call-index.js'
 import type { EngineResult } from './engine-operation.js'
+import { type HuntingGroupDefinition, newHuntingGroup } from './hunting-groups.js'
 import { sameJson } from './same-json.js'
 import type { DeviceRecord, PortableEngineState, TelephonyState } from './telephony-state.js'
 
@@ -18,18 +19,38 @@ export function portableState(state: TelephonyState): PortableEngineState {
     devices: state.devices,
     timers: state.timers,
     callbacks: state.callbacks ?? {},
+    ...(state.huntingGroups !== undefined && { huntingGroups: state.huntingGroups }),
+    ...(state.huntingProvision !== undefined && { huntingProvision: state.huntingProvision }),
   }
 }
 
-/** The engine of a platform that has just started on these devices: no call, no timer, no call back. */
-export function freshEngineState(devices: readonly DeviceRecord[]): PortableEngineState {
+/**
+ * The engine of a platform that has just started on these devices: no call, no timer, no call back; the
+ * hunting groups of the directory file, everyone logged on.
+ */
+export function freshEngineState(
+  devices: readonly DeviceRecord[],
+  groups: FileHuntingGroups = { groups: [], digest: undefined },
+): PortableEngineState {
   return {
     sequence: 0,
     calls: [],
     devices: Object.fromEntries(devices.map((device) => [device.deviceId, device])),
     timers: [],
     callbacks: {},
+    ...(groups.groups.length > 0 && {
+      huntingGroups: Object.fromEntries(
+        groups.groups.map((group) => [group.number, newHuntingGroup(group)]),
+      ),
+    }),
+    ...(groups.digest !== undefined && { huntingProvision: groups.digest }),
   }
+}
+
+/** The directory file's hunting groups and their digest (engine-groups.ts). */
+export interface FileHuntingGroups {
+  groups: readonly HuntingGroupDefinition[]
+  digest: string | undefined
 }
 
 /**
@@ -60,6 +81,8 @@ export function restoredState(
       devices,
       timers: structuredClone(target.timers),
       callbacks: structuredClone(target.callbacks),
+      huntingGroups: structuredClone(target.huntingGroups),
+      huntingProvision: target.huntingProvision,
     },
     structuredClone(target.calls),
   )

@@ -7,6 +7,7 @@ import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wi
 import { PlatformError } from '../platform-error.js'
 import { allCalls, lookupOf } from './call-index.js'
 import { callView } from './call-view.js'
+import { groupOfMember, type HuntingGroup, isLoggedOn } from './hunting-groups.js'
 import { incomingCallbacks } from './operations/callbacks.js'
 import { getParticipant, listParticipants } from './operations/conference.js'
 import { deviceState, devicesOf } from './operations/feature-support.js'
@@ -45,6 +46,36 @@ export class TelephonyQueries {
         : callView(record, loginName, this.directory, lookupOf(this.state))
     if (view === undefined) throw new PlatformError('NOT_FOUND', `No call '${callRef}'`)
     return view
+  }
+
+  /**
+   * The user's hunting-group state (GET /telephony/huntingGroupLogOn): logged on in its group; a user in no
+   * group is logged on in none.
+   */
+  huntingGroupLogOn(loginName: string): { logon: boolean } {
+    const group = groupOfMember(this.state.huntingGroups, loginName)
+    return { logon: group !== undefined && isLoggedOn(group, loginName) }
+  }
+
+  /**
+   * The hunting groups of the platform by number, and the one the user is a member of (GET
+   * /telephony/huntingGroups; the platform is one node, so every group is on the user's).
+   */
+  huntingGroups(loginName: string): { hgList: string[]; currentHg?: string } {
+    const groups = this.state.huntingGroups ?? {}
+    const current = groupOfMember(groups, loginName)
+    return {
+      hgList: Object.keys(groups).sort(),
+      ...(current !== undefined && { currentHg: current.number }),
+    }
+  }
+
+  /** Every hunting group, by number (the control plane, the groups resource). */
+  allHuntingGroups(): HuntingGroup[] {
+    const groups = this.state.huntingGroups ?? {}
+    return Object.keys(groups)
+      .sort()
+      .flatMap((number) => groups[number] ?? [])
   }
 
   /** Whether a call of that reference is in progress. */

@@ -132,6 +132,8 @@ export interface TelephonyState {
   callbacks?: Record<string, StoredCallback[]>
   /** The hunting groups by number (hunting-groups.ts); absent when there are none. */
   huntingGroups?: HuntingGroups
+  /** The digest of the directory file's groups the engine last took (engine-groups.ts). */
+  huntingProvision?: string
   /**
    * The index of the calls by user and by device (call-index.ts), derived from `calls`: kept by the
    * Transaction at the end of each command, rebuilt by `withCalls` and when a state is loaded.
@@ -286,7 +288,7 @@ export type EngineCommand =
   | { type: 'huntingGroupMember'; loginName: string; group: string; join: boolean }
   | { type: 'setHuntingGroup'; group: HuntingGroupDefinition }
   | { type: 'deleteHuntingGroup'; number: string }
-  | { type: 'provisionHuntingGroups'; groups: HuntingGroupDefinition[] }
+  | { type: 'provisionHuntingGroups'; groups: HuntingGroupDefinition[]; digest?: string }
   // A reset or restore of the platform (restored-state.ts, docs/sandbox.md).
   | { type: 'restoreState'; target: PortableEngineState }
 
@@ -335,4 +337,6 @@ export interface PortableEngineState {
   callbacks: Record<string, StoredCallback[]>
   /** The hunting groups; absent from snapshots taken before they existed (then none). */
   huntingGroups?: HuntingGroups
+  /** The digest of the directory file's groups they were provisioned from. */
+  huntingProvision?: string
 }

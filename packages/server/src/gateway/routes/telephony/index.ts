@@ -9,6 +9,7 @@ import { callOperationRoutes } from './call-operations.js'
 import { callbackRoutes } from './callbacks.js'
 import { callRoutes } from './calls.js'
 import { deviceRoutes } from './devices.js'
+import { huntingGroupRoutes } from './hunting-groups.js'
 import { makeCallRoutes } from './make-call.js'
 import { numberingRoutes } from './numbering.js'
 import { stateRoutes } from './state.js'
@@ -21,6 +22,7 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   await app.register(callOperationRoutes)
   await app.register(deviceRoutes)
   await app.register(callbackRoutes)
+  await app.register(huntingGroupRoutes)
   await app.register(stateRoutes)
   await app.register(numberingRoutes, { prefix: '/numbering' })
 }

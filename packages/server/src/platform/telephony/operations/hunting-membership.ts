@@ -237,8 +237,10 @@ function removeGroup(transaction: Transaction, group: HuntingGroup, context: Eng
 }
 
 /**
- * The directory file's groups (at a start whose file changed): each one set as `setHuntingGroup` sets it,
- * the groups the file no longer has deleted. Log-on states and the rest stay for the groups that stay.
+ * The directory file's groups (when the file changed: engine-groups.ts): each one set as `setHuntingGroup`
+ * sets it, the groups the file no longer has deleted; log-on states and the rest stay for the groups that
+ * stay. The file was checked when read; what no longer holds now (a number a device took since, a member gone)
+ * is left out rather than refused, so that the rest of the file is taken.
  */
 const provisionHuntingGroups: Operation<Command<'provisionHuntingGroups'>> = (
   transaction,
@@ -259,8 +261,21 @@ const provisionHuntingGroups: Operation<Command<'provisionHuntingGroups'>> = (
         context,
       )
   }
-  for (const group of command.groups)
-    setHuntingGroup(transaction, { type: 'setHuntingGroup', group }, context)
+  const claimed = new Set<string>()
+  for (const definition of command.groups) {
+    if (context.directory.resolve(definition.number) !== undefined) continue
+    const members = definition.members.filter(
+      (member) => !claimed.has(member) && context.directory.resolve(member)?.loginName === member,
+    )
+    for (const member of members) claimed.add(member)
+    setHuntingGroup(
+      transaction,
+      { type: 'setHuntingGroup', group: { ...definition, members } },
+      context,
+    )
+  }
+  if (command.digest === undefined) delete transaction.state.huntingProvision
+  else transaction.state.huntingProvision = command.digest
   return undefined
 }
 

@@ -164,6 +164,8 @@ function offer(
       number: endpoint.number,
     })
   }
+  // The members see the call arrive DISTRIBUTED (the communication log's CALLEE arrivals).
+  if (chosen.length > 0) transaction.commit('DISTRIBUTED')
   return chosen.length > 0
 }
 
@@ -189,6 +191,7 @@ export function reachGroup(
   const sender = call.lastRedirecting?.loginName
   call.hunt = { group: number, tried: sender === undefined ? [] : [sender] }
   call.connections.push(newConnection(groupEndpoint(number), 'RINGING_INCOMING'))
+  transaction.commit()
   if (offer(transaction, call, group, context)) return
   nobodyFree(transaction, call, group, context, 'BUSY')
 }
