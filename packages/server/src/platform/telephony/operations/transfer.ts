@@ -236,6 +236,11 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
     throw new PlatformError('NOT_ALLOWED', 'Transferring an outside party outside is not allowed')
   const copy = requireCall(transaction, call.callRef)
   copy.connections = copy.connections.filter((c) => !isUsers(c, command.loginName))
+  if (target.service === 'HUNTING_GROUP' && others.every((c) => c.endpoint.service !== undefined))
+    throw new PlatformError(
+      'NOT_ALLOWED',
+      `transferTo: only a person can wait for hunting group ${target.number}, and the other party is a service`,
+    )
   copy.lastRedirecting = { ...own.endpoint }
   if (target.service === 'HUNTING_GROUP') {
     // The transferring user sees where the call went; the group then distributes it (hunting.ts).
