@@ -57,6 +57,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     method: 'PUT',
     path: (args) => `${userPath(args)}/routing`,
   },
+  'hunting-groups list': { args: [], method: 'GET', path: () => '/huntingGroups' },
+  'hunting-groups show': { args: ['number'], method: 'GET', path: huntingGroupPath },
+  'hunting-groups set': { args: ['number', 'file'], method: 'PUT', path: huntingGroupPath },
+  'hunting-groups delete': {
+    args: ['number'],
+    method: 'DELETE',
+    path: huntingGroupPath,
+    done: (args) => `Deleted hunting group ${args['number']}.`,
+  },
+  ...memberAction('logon', (args) => `${args['login']} is logged on in ${args['number']}.`),
+  ...memberAction('logoff', (args) => `${args['login']} is logged off from ${args['number']}.`),
   'calls list': { args: [], method: 'GET', path: () => '/calls' },
   'calls make': {
     args: ['from', 'to'],
@@ -147,6 +158,25 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     path: snapshotPath,
     done: (args) => `Deleted snapshot ${args['name']}.`,
   },
+}
+
+function huntingGroupPath(args: Readonly<Record<string, string>>): string {
+  return `/huntingGroups/${segment(args['number'] ?? '')}`
+}
+
+/** `hunting-groups <action> <number> <login>`: POST /huntingGroups/{number}/members/{login}/<action>. */
+function memberAction(
+  action: string,
+  done: (args: Readonly<Record<string, string>>) => string,
+): Record<string, Command> {
+  return {
+    [`hunting-groups ${action}`]: {
+      args: ['number', 'login'],
+      method: 'POST',
+      path: (args) => `${huntingGroupPath(args)}/members/${segment(args['login'] ?? '')}/${action}`,
+      done,
+    },
+  }
 }
 
 function snapshotPath(args: Readonly<Record<string, string>>): string {

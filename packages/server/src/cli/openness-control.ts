@@ -41,6 +41,13 @@ Commands:
   devices remove <login> <deviceId>            remove a device
   routing show <login>                         show a user's routing (DND, forward, overflow routes)
   routing set <login> <file|->                 replace a user's routing with a RoutingState file
+  hunting-groups list                          the hunting groups, their members and waiting calls
+  hunting-groups show <number>                 one hunting group
+  hunting-groups set <number> <file|->         create or change a group (a directory file entry, YAML
+                                               or JSON, without its number)
+  hunting-groups delete <number>               delete a group: members logged off, its calls ended
+  hunting-groups logon <number> <login>        log a member on
+  hunting-groups logoff <number> <login>       log a member off
 
 Simulation:
   calls list                                   list the calls in progress with their parties

@@ -36,6 +36,7 @@ import { comlogRoutes } from './routes/comlog.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'
 import { healthRoutes } from './routes/health.js'
+import { huntingGroupRoutes } from './routes/hunting-groups.js'
 import { journalRoutes } from './routes/journal.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
 import { pickupGroupRoutes } from './routes/pickup-groups.js'
@@ -183,6 +184,7 @@ export async function buildControlApp(
     await app.register(callRoutes, { prefix, telephony })
     await app.register(simulatedDeviceRoutes, { prefix, telephony })
     await app.register(outsidePartyRoutes, { prefix, telephony })
+    await app.register(huntingGroupRoutes, { prefix, telephony })
   }
   if (adjustableClock)
     await app.register(clockRoutes, {

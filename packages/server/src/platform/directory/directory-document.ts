@@ -10,7 +10,12 @@ import {
   checkDirectoryUser,
   type UserContext,
 } from './directory-document-checks.js'
-import { DirectoryDocument, DirectoryUser, PATTERN_MESSAGES } from './directory-file-schema.js'
+import {
+  DirectoryDocument,
+  DirectoryHuntingGroup,
+  DirectoryUser,
+  PATTERN_MESSAGES,
+} from './directory-file-schema.js'
 import { type DirectoryProblem, describeDirectoryProblem } from './directory-problem.js'
 import { findSchemaProblems } from './schema-problems.js'
 
@@ -35,6 +40,14 @@ export function validateDirectoryDocument(
  */
 export function findUserProblems(value: unknown, context: UserContext): DirectoryProblem[] {
   return findProblems(DirectoryUser, value, (user) => checkDirectoryUser(user, context))
+}
+
+/**
+ * The schema's problems of `value` as one hunting group of the file (the control plane's PUT): the rules
+ * between groups and users are the call engine's to check, against the groups it has now.
+ */
+export function findHuntingGroupProblems(value: unknown): DirectoryProblem[] {
+  return findProblems(DirectoryHuntingGroup, value, () => [])
 }
 
 /** The schema's problems of `value`, or when it has none the problems `check` finds. */

@@ -164,7 +164,10 @@ function setMembers(
   return changed
 }
 
-/** BAD_PARAMETER unless the definition can run: members in no other group, a number no device has. */
+/**
+ * BAD_PARAMETER unless the definition can run: a number no device has, members with a device and in no other
+ * group, an overflow that reaches somewhere else than the group.
+ */
 function checkDefinition(
   transaction: Transaction,
   context: EngineContext,
@@ -186,6 +189,17 @@ function checkDefinition(
     if (context.directory.resolve(member)?.loginName !== member)
       throw new PlatformError('BAD_PARAMETER', `members: no user '${member}' with a device`)
   }
+  const { overflow } = definition
+  if (definition.whenBusy === 'OVERFLOW' && overflow === undefined)
+    throw new PlatformError('BAD_PARAMETER', 'whenBusy: OVERFLOW needs an overflow')
+  if (overflow !== undefined && 'voicemailOf' in overflow) {
+    if (context.directory.featuresOf?.(overflow.voicemailOf)?.voicemail === undefined)
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        `overflow.voicemailOf: no user '${overflow.voicemailOf}' with a voice mail`,
+      )
+  } else if (overflow !== undefined && overflow.number === number)
+    throw new PlatformError('BAD_PARAMETER', 'overflow.number: is the group itself')
 }
 
 /**
