@@ -142,6 +142,12 @@ export const World = Type.Object(
         description: 'the members of each pickup group, by login name',
       }),
     ),
+    huntingGroups: Type.Optional(
+      Type.Record(Type.String(), AnyObject, {
+        description:
+          "each hunting group by number, as an entry of the directory file's huntingGroups without its number",
+      }),
+    ),
     devices: Type.Optional(Type.Record(Type.String(), DeviceBehaviour)),
     outside: Type.Optional(Type.Array(OutsideRule)),
     clear: Type.Optional(

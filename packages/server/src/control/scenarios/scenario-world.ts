@@ -71,6 +71,12 @@ export async function arrangeWorld(
       { method: 'PUT', url: `/pickupGroups/${segment(name)}`, body: { members } },
       `pickup group ${name}: ${members.join(', ')}`,
     )
+  for (const [number, group] of Object.entries(world.huntingGroups ?? {}))
+    await control(
+      ['world', 'huntingGroups', number],
+      { method: 'PUT', url: `/huntingGroups/${segment(number)}`, body: group },
+      `hunting group ${number} set`,
+    )
   for (const [loginName, routing] of Object.entries(world.routing ?? {}))
     await control(
       ['world', 'routing', loginName],
