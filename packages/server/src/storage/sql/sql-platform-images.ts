@@ -16,7 +16,7 @@ import type {
 } from '../../platform/sandbox/platform-image-store.js'
 import { portableState } from '../../platform/telephony/restored-state.js'
 import type { CallDatabase, DirectoryDatabase, SnapshotDatabase } from './database.js'
-import { isWriteConflict } from './revision.js'
+import { isUniqueViolation, isWriteConflict } from './revision.js'
 import { readCallState } from './sql-call-store.js'
 import { directoryRows } from './sql-directory-store.js'
 
@@ -228,11 +228,6 @@ async function restoreTable(
   }
   const written = new Set([...stale.map(keyOf), ...missing.map(keyOf)])
   return [...written]
-}
-
-/** Whether `error` is PostgreSQL refusing an insert whose key another transaction inserted meanwhile. */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '23505'
 }
 
 /** Whether two rows hold the same values (numbers as PostgreSQL's bigint strings too, bytes by content). */
