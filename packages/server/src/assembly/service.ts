@@ -236,7 +236,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       }),
       reportError,
     })
-    const { comlog, eventSummary, voicemail, voicemailDeposits } = records
+    const { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages } = records
     // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory").
     let engineNode: EngineNode | undefined
     const engineDevices = new EngineDevices({
@@ -329,6 +329,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       eventSummary,
       directorySearch,
       voicemail,
+      miniMessages,
       system,
       clock,
       readiness,

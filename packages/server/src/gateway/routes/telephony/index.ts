@@ -10,6 +10,7 @@ import { callbackRoutes } from './callbacks.js'
 import { callRoutes } from './calls.js'
 import { deviceRoutes } from './devices.js'
 import { makeCallRoutes } from './make-call.js'
+import { miniMessageRoutes } from './mini-messages.js'
 import { numberingRoutes } from './numbering.js'
 import { stateRoutes } from './state.js'
 
@@ -22,5 +23,6 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deviceRoutes)
   await app.register(callbackRoutes)
   await app.register(stateRoutes)
+  await app.register(miniMessageRoutes)
   await app.register(numberingRoutes, { prefix: '/numbering' })
 }
