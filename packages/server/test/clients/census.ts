@@ -61,6 +61,8 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['DELETE /telephony/incomingCallbacks', ALL],
   ['DELETE /telephony/incomingCallbacks/{}', ['N', 'J', 'JS']],
   ['POST /telephony/outgoingCallbacks', ALL],
+  ['GET /telephony/miniMessages', ALL],
+  ['POST /telephony/miniMessages', ALL],
   ['GET /telephony/state', ALL],
   ['POST /telephony/state/snapshot', ALL],
   ['GET /routing', ALL],
