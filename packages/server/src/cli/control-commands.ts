@@ -57,6 +57,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     method: 'PUT',
     path: (args) => `${userPath(args)}/routing`,
   },
+  'mini-messages list': {
+    args: ['login'],
+    method: 'GET',
+    path: (args) => `${userPath(args)}/mini-messages`,
+  },
+  'mini-messages send': {
+    args: ['login', 'from', 'text'],
+    method: 'POST',
+    path: (args) => `${userPath(args)}/mini-messages`,
+    body: (args) => ({ from: args['from'], message: args['text'] }),
+  },
   'calls list': { args: [], method: 'GET', path: () => '/calls' },
   'calls make': {
     args: ['from', 'to'],

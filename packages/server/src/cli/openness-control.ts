@@ -41,6 +41,7 @@ Commands:
   devices remove <login> <deviceId>            remove a device
   routing show <login>                         show a user's routing (DND, forward, overflow routes)
   routing set <login> <file|->                 replace a user's routing with a RoutingState file
+  mini-messages list <login>                   the user's unread mini messages, most recent first
 
 Simulation:
   calls list                                   list the calls in progress with their parties
@@ -55,6 +56,8 @@ Simulation:
   outside reject <number>                      the outside party rejects it
   outside busy <number>                        the outside party is busy
   outside hangup <number>                      the outside party hangs up: it leaves all its calls
+  mini-messages send <login> <from> <text>     <from> (a user's number or login name) sends the user
+                                               a mini message (quote the text)
 
 Time and faults:
   clock show                                   the service's time

@@ -72,13 +72,26 @@ export class MiniMessageService {
     messageId?: string,
   ): Promise<SentMiniMessage> {
     const checked = miniMessageText(text)
-    const to = this.user(recipient, 'recipient')
+    return this.#queue(from, this.user(recipient, 'recipient'), checked, messageId)
+  }
+
+  /** Sends `text` from `from` to `to`, as `send` does (the control plane names the recipient itself). */
+  sendTo(from: UserAccount, to: UserAccount, text: unknown): Promise<SentMiniMessage> {
+    return this.#queue(from, to, miniMessageText(text))
+  }
+
+  async #queue(
+    from: UserAccount,
+    to: UserAccount,
+    text: string,
+    messageId?: string,
+  ): Promise<SentMiniMessage> {
     const message: StoredMiniMessage = {
       messageId: messageId ?? this.#newId(),
       loginName: to.loginName,
       sender: phoneNumberOf(from),
       sentAt: this.#clock.now(),
-      text: checked,
+      text,
     }
     const outcome = await this.#store.push(message, this.capacity)
     if (!outcome.queued)
