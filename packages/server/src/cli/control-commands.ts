@@ -60,12 +60,12 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   'mini-messages list': {
     args: ['login'],
     method: 'GET',
-    path: (args) => `${userPath(args)}/mini-messages`,
+    path: (args) => `${userPath(args)}/miniMessages`,
   },
   'mini-messages send': {
     args: ['login', 'from', 'text'],
     method: 'POST',
-    path: (args) => `${userPath(args)}/mini-messages`,
+    path: (args) => `${userPath(args)}/miniMessages`,
     body: (args) => ({ from: args['from'], message: args['text'] }),
   },
   'calls list': { args: [], method: 'GET', path: () => '/calls' },

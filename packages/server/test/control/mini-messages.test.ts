@@ -31,7 +31,7 @@ beforeEach(async () => {
 function post(loginName: string, body: unknown) {
   return fixture.control.inject({
     method: 'POST',
-    url: `${U}/${loginName}/mini-messages`,
+    url: `${U}/${loginName}/miniMessages`,
     headers: AUTH,
     payload: body as Record<string, unknown>,
   })
@@ -40,7 +40,7 @@ function post(loginName: string, body: unknown) {
 async function queue(loginName: string): Promise<MiniMessage[]> {
   const response = await fixture.control.inject({
     method: 'GET',
-    url: `${U}/${loginName}/mini-messages`,
+    url: `${U}/${loginName}/miniMessages`,
     headers: AUTH,
   })
   expect(response.statusCode, response.body).toBe(200)
@@ -113,7 +113,7 @@ describe('the control plane', () => {
   it('reads the queue of an unknown user as 404 NOT_FOUND', async () => {
     const response = await fixture.control.inject({
       method: 'GET',
-      url: `${U}/nobody/mini-messages`,
+      url: `${U}/nobody/miniMessages`,
       headers: AUTH,
     })
     expectRestError(response, 404, 'NOT_FOUND')

@@ -40,13 +40,13 @@ function fieldsOf(body: unknown): { from: unknown; message: unknown } {
   return { from, message }
 }
 
-/** `/users/{loginName}/mini-messages`. */
+/** `/users/{loginName}/miniMessages`. */
 export const miniMessageRoutes: FastifyPluginAsyncTypebox<{
   directory: Directory
   miniMessages: MiniMessageService
 }> = async (app, { directory, miniMessages }) => {
   app.get(
-    '/users/:loginName/mini-messages',
+    '/users/:loginName/miniMessages',
     {
       schema: {
         summary: "The user's unread mini messages, most recent first, left unread",
@@ -62,7 +62,7 @@ export const miniMessageRoutes: FastifyPluginAsyncTypebox<{
   )
 
   app.post(
-    '/users/:loginName/mini-messages',
+    '/users/:loginName/miniMessages',
     {
       schema: {
         summary: "Send the user a mini message from another user's set",
