@@ -76,7 +76,7 @@ export class MiniMessageService {
   }
 
   /** Sends `text` from `from` to `to`, as `send` does (the control plane names the recipient itself). */
-  sendTo(from: UserAccount, to: UserAccount, text: unknown): Promise<SentMiniMessage> {
+  async sendTo(from: UserAccount, to: UserAccount, text: unknown): Promise<SentMiniMessage> {
     return this.#queue(from, to, miniMessageText(text))
   }
 

@@ -30,7 +30,7 @@ export const miniMessageRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "Read (and so take away) the user's most recent unread mini message",
         tags,
         querystring: LoginQuery,
-        response: { 200: MiniMessageOrNone, ...errorResponses() },
+        response: { 200: MiniMessageOrNone, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
