@@ -237,7 +237,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       }),
       reportError,
     })
-    const { comlog, eventSummary, voicemail, voicemailDeposits } = records
+    const { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages } = records
     // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory"), its
     // hunting groups the directory file's (docs/groups.md, "Where groups live").
     let engineNode: EngineNode | undefined
@@ -341,6 +341,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       eventSummary,
       directorySearch,
       voicemail,
+      miniMessages,
       system,
       clock,
       readiness,

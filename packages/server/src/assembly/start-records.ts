@@ -1,7 +1,7 @@
 /**
  * The platform's records, assembled: the communication log, the event summary that counts from it, the voice
- * mail, and the deposits that record callers' messages. Each tells the others of its changes (a record
- * refreshes a summary, a message left ends a call), and the call engine feeds the log and the deposits.
+ * mail, the deposits that record callers' messages, and the mini messages. Each tells the others of its changes
+ * (a record refreshes a summary, a message left ends a call), and the call engine feeds the log and the deposits.
  */
 import type { Kysely } from 'kysely'
 import type { EventRouter } from '../delivery/event-router.js'
@@ -9,12 +9,19 @@ import { ComlogService } from '../platform/comlog/comlog-service.js'
 import { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Clock } from '../platform/events.js'
+import { MiniMessageService } from '../platform/mini-messages/mini-message-service.js'
 import type { DirectoryTelephony } from '../platform/telephony/directory-telephony.js'
 import type { Telephony } from '../platform/telephony/telephony.js'
 import { VoicemailDeposits } from '../platform/voicemail/voicemail-deposits.js'
 import { VoicemailService } from '../platform/voicemail/voicemail-service.js'
-import { callTables, type DirectoryDatabase, voicemailTables } from '../storage/sql/database.js'
+import {
+  callTables,
+  type DirectoryDatabase,
+  miniMessageTables,
+  voicemailTables,
+} from '../storage/sql/database.js'
 import { SqlComlogStore } from '../storage/sql/sql-comlog-store.js'
+import { SqlMiniMessageStore } from '../storage/sql/sql-mini-message-store.js'
 import { SqlVoicemailStore } from '../storage/sql/sql-voicemail-store.js'
 
 /** The records of a started platform. */
@@ -23,6 +30,7 @@ export interface Records {
   eventSummary: EventSummaryService
   voicemail: VoicemailService
   voicemailDeposits: VoicemailDeposits
+  miniMessages: MiniMessageService
 }
 
 /** What the records are built from. */
@@ -48,6 +56,7 @@ export function startRecords(parts: RecordsParts): Records {
       missedCalls: (loginName) => comlogStore.countUnacknowledgedMissed(loginName),
       callbackRequests: (loginName) => parts.telephony().state.callbacks?.[loginName]?.length ?? 0,
       voiceMessages: (loginName): Promise<number> => voicemail.unreadCount(loginName),
+      textMessages: (loginName): Promise<number> => miniMessages.unreadCount(loginName),
     },
     events,
     (error, loginName) => reportError(error, `the event summary of ${loginName} was not refreshed`),
@@ -70,5 +79,11 @@ export function startRecords(parts: RecordsParts): Records {
       maxMessageSeconds: parts.maxVoiceMessageSeconds,
     }),
   })
-  return { comlog, eventSummary, voicemail, voicemailDeposits }
+  const miniMessages: MiniMessageService = new MiniMessageService({
+    store: new SqlMiniMessageStore(miniMessageTables(parts.db)),
+    directory: parts.directory,
+    clock,
+    summary: eventSummary,
+  })
+  return { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages }
 }

@@ -68,6 +68,17 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
   },
   ...memberAction('logon', (args) => `${args['login']} is logged on in ${args['number']}.`),
   ...memberAction('logoff', (args) => `${args['login']} is logged off from ${args['number']}.`),
+  'mini-messages list': {
+    args: ['login'],
+    method: 'GET',
+    path: (args) => `${userPath(args)}/miniMessages`,
+  },
+  'mini-messages send': {
+    args: ['login', 'from', 'text'],
+    method: 'POST',
+    path: (args) => `${userPath(args)}/miniMessages`,
+    body: (args) => ({ from: args['from'], message: args['text'] }),
+  },
   'calls list': { args: [], method: 'GET', path: () => '/calls' },
   'calls make': {
     args: ['from', 'to'],

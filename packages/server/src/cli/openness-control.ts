@@ -48,6 +48,7 @@ Commands:
   hunting-groups delete <number>               delete a group: members logged off, its calls ended
   hunting-groups logon <number> <login>        log a member on
   hunting-groups logoff <number> <login>       log a member off
+  mini-messages list <login>                   the user's unread mini messages, most recent first
 
 Simulation:
   calls list                                   list the calls in progress with their parties
@@ -62,6 +63,8 @@ Simulation:
   outside reject <number>                      the outside party rejects it
   outside busy <number>                        the outside party is busy
   outside hangup <number>                      the outside party hangs up: it leaves all its calls
+  mini-messages send <login> <from> <text>     <from> (a user's number or login name) sends the user
+                                               a mini message (quote the text)
 
 Time and faults:
   clock show                                   the service's time

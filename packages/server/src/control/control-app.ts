@@ -23,6 +23,7 @@ import type { ServiceMetrics } from '../operations/service-metrics.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Journal } from '../platform/journal/journal.js'
+import type { MiniMessageService } from '../platform/mini-messages/mini-message-service.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
 import type { PlatformStates } from '../platform/sandbox/platform-states.js'
@@ -38,6 +39,7 @@ import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faul
 import { healthRoutes } from './routes/health.js'
 import { huntingGroupRoutes } from './routes/hunting-groups.js'
 import { journalRoutes } from './routes/journal.js'
+import { miniMessageRoutes } from './routes/mini-messages.js'
 import { outsidePartyRoutes } from './routes/outside-parties.js'
 import { pickupGroupRoutes } from './routes/pickup-groups.js'
 import type { ControlTelephony } from './routes/route-support.js'
@@ -81,6 +83,8 @@ export interface ControlPlatform {
   comlog?: ComlogService
   /** The mailboxes the platform hosts: recordings for the next messages. */
   voicemail?: VoicemailService
+  /** Users' unread mini messages: with them, their routes ("Mini messages"). */
+  miniMessages?: MiniMessageService
   /** The platform's health: with it, the health routes ("Platform health"). */
   system?: SystemStatusService
   /** The node's Prometheus metrics: with them, `GET /metrics` (docs/operations.md, "Metrics"). */
@@ -173,6 +177,7 @@ export async function buildControlApp(
     routing,
     comlog,
     voicemail,
+    miniMessages,
     system,
   } = platform
   const prefix = CONTROL_PATH
@@ -201,6 +206,7 @@ export async function buildControlApp(
     })
   if (comlog) await app.register(comlogRoutes, { prefix, directory, comlog })
   if (voicemail) await app.register(voicemailRoutes, { prefix, directory, voicemail })
+  if (miniMessages) await app.register(miniMessageRoutes, { prefix, directory, miniMessages })
   if (system) await app.register(healthRoutes, { prefix, system })
   if (platform.states) await app.register(snapshotRoutes, { prefix, states: platform.states })
   if (journal)

@@ -11,6 +11,7 @@ import type { DirectorySearchService } from '../platform/directory-search/direct
 import type { Clock } from '../platform/events.js'
 import type { IdempotencyStore } from '../platform/idempotency-store.js'
 import type { Journal } from '../platform/journal/journal.js'
+import type { MiniMessageService } from '../platform/mini-messages/mini-message-service.js'
 import type { Quotas } from '../platform/quotas.js'
 import type { Readiness } from '../platform/readiness.js'
 import type { RoutingService } from '../platform/routing/routing-service.js'
@@ -60,6 +61,8 @@ export interface GatewayPlatform {
   directorySearch: DirectorySearchService
   /** The mailboxes the platform hosts (docs/voicemail.md). */
   voicemail: VoicemailService
+  /** Each user's unread mini messages (docs/telephony-api.md, "Mini messages"). */
+  miniMessages: MiniMessageService
   /** The platform's own status and health (docs/system-status.md). */
   system: SystemStatusService
   clock: Clock

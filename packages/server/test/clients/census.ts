@@ -67,6 +67,8 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['POST /telephony/huntingGroupMember/{}', ALL],
   ['DELETE /telephony/huntingGroupMember/{}', ALL],
   ['GET /telephony/huntingGroups', ALL],
+  ['GET /telephony/miniMessages', ALL],
+  ['POST /telephony/miniMessages', ALL],
   ['GET /telephony/state', ALL],
   ['POST /telephony/state/snapshot', ALL],
   ['GET /routing', ALL],

@@ -11,6 +11,7 @@ import { COMPAT_FLOWS } from './compat-flows.js'
 import { DIRECTORY_FLOWS } from './directory-flows.js'
 import type { Flow } from './flow-support.js'
 import { HUNTING_GROUP_FLOWS } from './hunting-group-flows.js'
+import { MINI_MESSAGE_FLOWS } from './mini-message-flows.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
 import { SYSTEM_FLOWS } from './system-flows.js'
@@ -28,5 +29,6 @@ export const FLOWS: readonly Flow[] = [
   ...COMLOG_FLOWS,
   ...DIRECTORY_FLOWS,
   ...VOICEMAIL_FLOWS,
+  ...MINI_MESSAGE_FLOWS,
   ...SYSTEM_FLOWS,
 ]

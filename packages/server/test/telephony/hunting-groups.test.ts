@@ -76,7 +76,9 @@ describe('a call to a hunting group', () => {
     ])
     const offered = placed.events.find((event) => event.loginName === 'bob')
     expect(
-      (offered?.['participants'] as { participantId: string }[]).map((p) => p.participantId),
+      ((offered?.['participants'] ?? []) as { participantId: string }[]).map(
+        (p) => p.participantId,
+      ),
     ).toEqual(['1001', GROUP])
     expect(parties(w.state, callRef)).toEqual([
       '1001:RINGING_OUTGOING',
@@ -102,7 +104,9 @@ describe('a call to a hunting group', () => {
     const modified = answered.events.find((event) => event.loginName === 'alice')
     expect(modified?.['removedParticipantIds']).toEqual([GROUP])
     expect(
-      (modified?.['addedParticipants'] as { participantId: string }[]).map((p) => p.participantId),
+      ((modified?.['addedParticipants'] ?? []) as { participantId: string }[]).map(
+        (p) => p.participantId,
+      ),
     ).toEqual(['1003'])
     expect(parties(w.state, callRef)).toEqual(['1001:ACTIVE', '1003:ACTIVE'])
     expect(callOf(w.state, callRef)?.distributedBy).toBe(GROUP)

@@ -18,6 +18,8 @@ export interface SummaryCounters {
   callbackRequests(loginName: string): number
   /** New voice messages of the user: none until voice mail exists. */
   voiceMessages?(loginName: string): Promise<number>
+  /** Unread mini messages of the user (docs/telephony-api.md, "Mini messages"): none without them. */
+  textMessages?(loginName: string): Promise<number>
 }
 
 export class EventSummaryService {
@@ -43,20 +45,21 @@ export class EventSummaryService {
 
   /** The user's summary now. */
   async summary(loginName: string): Promise<EventSummary> {
-    const [missedCallsNb, voiceMessagesNb] = await Promise.all([
+    const [missedCallsNb, voiceMessagesNb, newTextNb] = await Promise.all([
       this.#counters.missedCalls(loginName),
       this.#counters.voiceMessages?.(loginName) ?? 0,
+      this.#counters.textMessages?.(loginName) ?? 0,
     ])
     const callBackRequestsNb = this.#counters.callbackRequests(loginName)
     return {
       missedCallsNb,
       voiceMessagesNb,
       callBackRequestsNb,
-      // This platform has no fax and no text messages (docs/event-summary.md).
+      // No fax; the text messages are the mini messages, gone once read: none is old (docs/event-summary.md).
       faxNb: 0,
-      newTextNb: 0,
+      newTextNb,
       oldTextNb: 0,
-      eventWaiting: missedCallsNb + voiceMessagesNb + callBackRequestsNb > 0,
+      eventWaiting: missedCallsNb + voiceMessagesNb + callBackRequestsNb + newTextNb > 0,
     }
   }
 

@@ -104,6 +104,7 @@ describe('openDatabase', () => {
           'comlog_user_index',
           'directory_setting',
           'engine_lease',
+          'mini_message',
           'platform_snapshot',
           'routing_profile',
           'service_state',

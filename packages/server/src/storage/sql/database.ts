@@ -176,6 +176,21 @@ export type VoicemailDatabase = {
   voicemail_message: VoicemailMessageTable
 }
 
+/** One row per unread mini message (migration 0012): `position` orders its recipient's queue. */
+export interface MiniMessageTable {
+  message_id: string
+  login_name: string
+  position: number
+  sender: string
+  sent_at: number | string
+  text: string
+}
+
+/** The mini messages' table, as Kysely sees it (`miniMessageTables(db)`). */
+export type MiniMessageDatabase = {
+  mini_message: MiniMessageTable
+}
+
 /** One row per named snapshot of the platform (migration 0010); `image` is its serialized PlatformImage. */
 export interface PlatformSnapshotTable {
   name: string
@@ -197,6 +212,11 @@ export function snapshotTables(db: Kysely<DirectoryDatabase>): Kysely<SnapshotDa
 /** The database `openDatabase` returned, seen through its voice-mail table (the same instance). */
 export function voicemailTables(db: Kysely<DirectoryDatabase>): Kysely<VoicemailDatabase> {
   return db as unknown as Kysely<VoicemailDatabase>
+}
+
+/** The database `openDatabase` returned, seen through its mini messages' table (the same instance). */
+export function miniMessageTables(db: Kysely<DirectoryDatabase>): Kysely<MiniMessageDatabase> {
+  return db as unknown as Kysely<MiniMessageDatabase>
 }
 
 /** The database `openDatabase` returned, seen through its routing table (the same instance). */

@@ -20,6 +20,11 @@ export function isWriteConflict(error: unknown): boolean {
   return code === '40001' || code === '40P01'
 }
 
+/** Whether `error` is PostgreSQL refusing an insert whose key another transaction inserted meanwhile. */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505'
+}
+
 /** Thrown inside a transaction to roll it back when a record moved on; caught by the store that threw it. */
 export class StaleWriteError extends Error {
   override readonly name = 'StaleWriteError'

@@ -16,7 +16,7 @@ import type {
 } from '../../platform/sandbox/platform-image-store.js'
 import { portableState } from '../../platform/telephony/restored-state.js'
 import type { CallDatabase, DirectoryDatabase, SnapshotDatabase } from './database.js'
-import { isWriteConflict } from './revision.js'
+import { isUniqueViolation, isWriteConflict } from './revision.js'
 import { readCallState } from './sql-call-store.js'
 import { directoryRows } from './sql-directory-store.js'
 
@@ -33,6 +33,7 @@ const TABLES = [
   'comlog_user_index',
   'comlog_index_mark',
   'voicemail_message',
+  'mini_message',
   'service_state',
 ] as const
 
@@ -47,6 +48,7 @@ const KEYS: Readonly<Record<TableName, readonly string[]>> = {
   comlog_user_index: ['login_name', 'begin_at', 'record_id'],
   comlog_index_mark: ['name'],
   voicemail_message: ['voicemail_id'],
+  mini_message: ['message_id'],
   service_state: ['name'],
 }
 type Row = Record<string, unknown>
@@ -118,13 +120,15 @@ export class SqlPlatformImages implements PlatformImageStore {
   }
 
   async #restoreOnce(image: PlatformImage): Promise<RestoredRows> {
-    const tables = image.tables as Tables
+    // An image taken before a table existed (mini_message: migration 0012) holds none of its rows.
+    const tables = image.tables as Partial<Tables>
     const changed = {} as Record<TableName, string[]>
     await this.#db
       .transaction()
       .setIsolationLevel('serializable')
       .execute(async (trx) => {
-        for (const table of TABLES) changed[table] = await restoreTable(trx, table, tables[table])
+        for (const table of TABLES)
+          changed[table] = await restoreTable(trx, table, tables[table] ?? [])
       })
     return {
       accounts: changed.account,
@@ -151,8 +155,8 @@ export class SqlPlatformImages implements PlatformImageStore {
         })),
       )
       .execute()
-    const tables = image.tables as Tables
-    const rows = TABLES.reduce((count, table) => count + tables[table].length, 0)
+    const tables = image.tables as Partial<Tables>
+    const rows = TABLES.reduce((count, table) => count + (tables[table]?.length ?? 0), 0)
     return { name, takenAt, bytes: bytes.length, rows }
   }
 
@@ -228,11 +232,6 @@ async function restoreTable(
   }
   const written = new Set([...stale.map(keyOf), ...missing.map(keyOf)])
   return [...written]
-}
-
-/** Whether `error` is PostgreSQL refusing an insert whose key another transaction inserted meanwhile. */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === '23505'
 }
 
 /** Whether two rows hold the same values (numbers as PostgreSQL's bigint strings too, bytes by content). */

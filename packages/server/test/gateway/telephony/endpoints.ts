@@ -1,6 +1,7 @@
 /**
- * The rows of the specification's "Call control" table (numbering aside: numbering.test.ts), with what
- * each requires: the license, the user type, and whether it names a call or a device of the user.
+ * The rows of the specification's "Call control" table (numbering aside: numbering.test.ts), and the SDKs'
+ * mini messages (docs/telephony-api.md, "Mini messages"), with what each requires: the license, the user
+ * type, and whether it names a call or a device of the user.
  */
 export type License = 'basic' | 'advanced'
 
@@ -184,6 +185,14 @@ export const ENDPOINTS: readonly EndpointRow[] = [
     userType: 'STANDARD',
     body: { callee: '1007' },
     badBody: { number: '1007' },
+  },
+  { method: 'GET', path: '/miniMessages', license: 'advanced' },
+  {
+    method: 'POST',
+    path: '/miniMessages',
+    license: 'advanced',
+    body: { recipient: '1007', message: 'Call me back' },
+    badBody: { recipient: '1007' },
   },
   { method: 'GET', path: '/state', license: 'basic' },
   { method: 'POST', path: '/state/snapshot', license: 'basic' },

@@ -11,6 +11,7 @@ import { callRoutes } from './calls.js'
 import { deviceRoutes } from './devices.js'
 import { huntingGroupRoutes } from './hunting-groups.js'
 import { makeCallRoutes } from './make-call.js'
+import { miniMessageRoutes } from './mini-messages.js'
 import { numberingRoutes } from './numbering.js'
 import { stateRoutes } from './state.js'
 
@@ -24,5 +25,6 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   await app.register(callbackRoutes)
   await app.register(huntingGroupRoutes)
   await app.register(stateRoutes)
+  await app.register(miniMessageRoutes)
   await app.register(numberingRoutes, { prefix: '/numbering' })
 }

@@ -11,6 +11,7 @@ import { voicemailMigration } from './0008-voicemail.js'
 import { engineLeaseMigration } from './0009-engine-lease.js'
 import { platformSnapshotMigration } from './0010-platform-snapshot.js'
 import { revisionsMigration } from './0011-revisions.js'
+import { miniMessagesMigration } from './0012-mini-messages.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -25,6 +26,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-engine-lease': engineLeaseMigration,
   '0010-platform-snapshot': platformSnapshotMigration,
   '0011-revisions': revisionsMigration,
+  '0012-mini-messages': miniMessagesMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */
