@@ -296,6 +296,9 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         get devices() {
           return telephonyDirectory.devices()
         },
+        get huntingGroups() {
+          return fileHuntingGroups(directory.settings.huntingGroups)
+        },
         ...(options.engineSettings && { settings: options.engineSettings }),
         metrics,
       },

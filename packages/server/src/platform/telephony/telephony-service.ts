@@ -35,6 +35,7 @@ import {
   type EngineSettings,
 } from './engine-operation.js'
 import { eventOrigin } from './event-origin.js'
+import { type FileHuntingGroups, freshEngineState } from './restored-state.js'
 import type { CommandResult, Telephony } from './telephony.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import { TelephonyQueries } from './telephony-queries.js'
@@ -62,6 +63,11 @@ export interface TelephonyServiceOptions {
   events: EventSink
   /** The devices of the directory: all of them at first start; the missing ones are added at a restart. */
   devices: readonly DeviceRecord[]
+  /**
+   * The directory file's hunting groups, which a state made at first start has (everyone logged on); later
+   * they follow the file through engine-groups.ts.
+   */
+  huntingGroups?: FileHuntingGroups
   /**
    * Makes the key of the callRefs (call-refs.ts) of a state that has none: a new one, or one stored before
    * callRefs were scrambled. Random by default; a test that wants the same callRefs at every run gives a
@@ -217,7 +223,7 @@ export class TelephonyService implements Telephony {
     const newKey = options.newCallRefKey ?? newCallRefKey
     let state =
       loaded === undefined
-        ? initialState([...options.devices], newKey())
+        ? withFileGroups(initialState([...options.devices], newKey()), options.huntingGroups)
         : withCallRefKey(withDevices(loaded, options.devices), newKey)
     if (state !== loaded) {
       const changes = callChanges(loaded, state)
@@ -615,6 +621,20 @@ function withCallRefKey(state: TelephonyState, newKey: () => string): TelephonyS
 }
 
 /** The state with the devices it lacks added (a directory changed between two starts). */
+/** The state with the file's hunting groups, everyone logged on, and their digest (engine-groups.ts). */
+function withFileGroups(
+  state: TelephonyState,
+  file: FileHuntingGroups | undefined,
+): TelephonyState {
+  if (file === undefined) return state
+  const { huntingGroups, huntingProvision } = freshEngineState([], file)
+  return {
+    ...state,
+    ...(huntingGroups !== undefined && { huntingGroups }),
+    ...(huntingProvision !== undefined && { huntingProvision }),
+  }
+}
+
 function withDevices(state: TelephonyState, devices: readonly DeviceRecord[]): TelephonyState {
   const missing = devices.filter((device) => !Object.hasOwn(state.devices, device.deviceId))
   if (missing.length === 0) return state
