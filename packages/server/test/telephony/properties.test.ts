@@ -580,6 +580,21 @@ const ACTIONS = {
       }
     },
   } satisfies ActionKind<{ user: number; device: number; mute: boolean }>,
+  // The O2G additions (operations/reconnect.ts).
+  reconnect: {
+    weight: 2,
+    params: fc.record({ party: partyPick, enquiry: fc.nat(7), device: devicePick }),
+    command: (world, p) => {
+      const party = world.party(p.party)
+      return {
+        type: 'reconnect',
+        loginName: party.loginName,
+        callRef: party.callRef,
+        deviceId: world.device(party, p.device) ?? (party.user.devices[0] as string),
+        enquiryCallRef: world.otherCall(party, p.enquiry),
+      }
+    },
+  } satisfies ActionKind<{ party: PartyPick; enquiry: number; device: DevicePick }>,
   // Outside parties, incoming calls and simulated devices (operations/simulation.ts).
   incomingCall: {
     weight: 3,

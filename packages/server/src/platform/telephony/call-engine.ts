@@ -9,6 +9,7 @@ import { conferenceOperations } from './operations/conference.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
+import { reconnectOperations } from './operations/reconnect.js'
 import { redirectOperations } from './operations/redirect.js'
 import { simulationOperations } from './operations/simulation.js'
 import { transferOperations } from './operations/transfer.js'
@@ -30,6 +31,7 @@ const OPERATIONS: Operations = {
   ...mediaOperations,
   ...simulationOperations,
   ...directoryDeviceOperations,
+  ...reconnectOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */
