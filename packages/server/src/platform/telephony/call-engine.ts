@@ -7,6 +7,7 @@ import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
+import { intrusionOperations } from './operations/intrusion.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
 import { reconnectOperations } from './operations/reconnect.js'
@@ -32,6 +33,7 @@ const OPERATIONS: Operations = {
   ...simulationOperations,
   ...directoryDeviceOperations,
   ...reconnectOperations,
+  ...intrusionOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */

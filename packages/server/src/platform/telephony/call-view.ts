@@ -182,6 +182,7 @@ export function callView(
       main,
       loginName,
       directory,
+      calls,
       consultationCapabilities(call, main, loginName, directory, calls, callCapabilities(main)),
     ),
   }

@@ -275,6 +275,7 @@ export type EngineCommand =
       /** The enquiry call, left. */
       enquiryCallRef: string
     }
+  | { type: 'intrusion'; loginName: string; deviceId: string }
 
 /** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
 export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'
