@@ -614,7 +614,7 @@ const ACTIONS = {
       }
     },
   } satisfies ActionKind<{ user: number; device: number; mute: boolean }>,
-  // The O2G additions (operations/reconnect.ts, intrusion.ts).
+  // The O2G additions (operations/reconnect.ts, intrusion.ts, interphony.ts).
   reconnect: {
     weight: 4,
     params: fc.record({
@@ -682,6 +682,19 @@ const ACTIONS = {
       }
     },
   } satisfies ActionKind<{ calling: number | null; user: number; device: number }>,
+  toggleInterphony: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), device: fc.nat(7) }),
+    command: (world, p) => {
+      const user = world.user(p.user)
+      const among: readonly string[] = p.device < 6 ? user.devices : DEVICES
+      return {
+        type: 'toggleInterphony',
+        loginName: user.loginName,
+        deviceId: among[p.device % among.length] as string,
+      }
+    },
+  } satisfies ActionKind<{ user: number; device: number }>,
   // Outside parties, incoming calls and simulated devices (operations/simulation.ts).
   incomingCall: {
     weight: 3,
@@ -814,6 +827,7 @@ const consultingAction = weightedAction({
   alternate: 2,
   reconnect: 6,
   intrusion: 10,
+  toggleInterphony: 2,
   dropMe: 2,
   release: 1,
   deviceAnswers: 1,

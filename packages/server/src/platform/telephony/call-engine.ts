@@ -7,6 +7,7 @@ import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
+import { interphonyOperations } from './operations/interphony.js'
 import { intrusionOperations } from './operations/intrusion.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
@@ -34,6 +35,7 @@ const OPERATIONS: Operations = {
   ...directoryDeviceOperations,
   ...reconnectOperations,
   ...intrusionOperations,
+  ...interphonyOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */

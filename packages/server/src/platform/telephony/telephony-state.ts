@@ -276,6 +276,7 @@ export type EngineCommand =
       enquiryCallRef: string
     }
   | { type: 'intrusion'; loginName: string; deviceId: string }
+  | { type: 'toggleInterphony'; loginName: string; deviceId: string }
 
 /** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
 export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'
