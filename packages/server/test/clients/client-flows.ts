@@ -10,6 +10,7 @@ import { COMLOG_FLOWS } from './comlog-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
 import { DIRECTORY_FLOWS } from './directory-flows.js'
 import type { Flow } from './flow-support.js'
+import { O2G_FLOWS } from './o2g-flows.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
 import { SYSTEM_FLOWS } from './system-flows.js'
@@ -21,6 +22,7 @@ export type { Coverage, Flow } from './flow-support.js'
 export const FLOWS: readonly Flow[] = [
   ...SESSION_FLOWS,
   ...CALL_FLOWS,
+  ...O2G_FLOWS,
   ...COMPAT_FLOWS,
   ...ROUTING_FLOWS,
   ...COMLOG_FLOWS,
