@@ -12,6 +12,7 @@ import { DIRECTORY_FLOWS } from './directory-flows.js'
 import type { Flow } from './flow-support.js'
 import { HUNTING_GROUP_FLOWS } from './hunting-group-flows.js'
 import { MINI_MESSAGE_FLOWS } from './mini-message-flows.js'
+import { O2G_FLOWS } from './o2g-flows.js'
 import { ROUTING_FLOWS } from './routing-flows.js'
 import { SESSION_FLOWS } from './session-flows.js'
 import { SYSTEM_FLOWS } from './system-flows.js'
@@ -24,6 +25,7 @@ export const FLOWS: readonly Flow[] = [
   ...SESSION_FLOWS,
   ...CALL_FLOWS,
   ...HUNTING_GROUP_FLOWS,
+  ...O2G_FLOWS,
   ...COMPAT_FLOWS,
   ...ROUTING_FLOWS,
   ...COMLOG_FLOWS,

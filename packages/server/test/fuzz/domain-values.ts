@@ -66,6 +66,7 @@ const BY_NAME: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
   callRef: live('callRef'),
   heldCallRef: live('callRef'),
   otherCallRef: live('callRef'),
+  enquiryCallRef: live('callRef'),
   subscriptionId: live('subscriptionId'),
   sessionId: live('sessionId'),
   recordId: live('recordId'),

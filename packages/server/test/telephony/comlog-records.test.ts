@@ -25,6 +25,11 @@ const RULES: Record<string, OutsideBehaviour> = {
 const PUBLIC_PREFIX = '+3315566'
 const outsideDirectory: TelephonyDirectory = {
   ...featureDirectory,
+  // alice may intrude (operations/intrusion.ts).
+  featuresOf: (loginName) => ({
+    ...featureDirectory.featuresOf?.(loginName),
+    ...(loginName === 'alice' && { intrusion: true }),
+  }),
   outsideBehaviour: (number) => RULES[number],
   resolveIncoming: (dialed) => {
     const extension = dialed.startsWith(PUBLIC_PREFIX) ? dialed.slice(PUBLIC_PREFIX.length) : dialed
@@ -259,6 +264,23 @@ const ENDINGS: [string, (w: LoggedWorld) => void, string[]][] = [
       'bob CALLEE answered CONFERENCED',
       'alice CALLER answered CONFERENCED',
       'carol CALLEE answered CONFERENCED',
+    ],
+  ],
+  [
+    "joined by the caller into the callee's other call (intrusion), then released",
+    (w) => {
+      const busy = w.make('bob', '1003')
+      w.run({ type: 'answer', loginName: 'carol', callRef: busy })
+      w.make('alice', '1002')
+      w.run({ type: 'intrusion', loginName: 'alice', deviceId: '1001' })
+      w.run({ type: 'release', loginName: 'bob', callRef: busy })
+    },
+    [
+      // bob did not answer alice's call, yet she reached him: no missed call.
+      'bob CALLEE unanswered CONFERENCED',
+      'bob CALLER answered CONFERENCED',
+      'carol CALLEE answered CONFERENCED',
+      'alice CALLER answered CONFERENCED',
     ],
   ],
 ]

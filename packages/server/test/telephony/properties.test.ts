@@ -119,13 +119,29 @@ const owners = new Map<string, User>(
   USERS.flatMap((user) => user.devices.map((device) => [device, user] as const)),
 )
 /**
- * Call features: alice and carol have them all, bob a voice mail only, dave none; alice, bob and carol pick
- * up each other's calls (one pickup group), dave only his own.
+ * Call features: alice and carol have them all (intrusion included), bob a voice mail only, dave none but a
+ * protection against intrusion; alice, bob and carol pick up each other's calls (one pickup group), dave only
+ * his own.
  */
 const FEATURES: Record<string, CallFeatures> = {
-  alice: { voicemail: '8001', park: true, recording: true, callBack: true, pickupGroup: 'office' },
+  alice: {
+    voicemail: '8001',
+    park: true,
+    recording: true,
+    callBack: true,
+    pickupGroup: 'office',
+    intrusion: true,
+  },
   bob: { voicemail: '8002', pickupGroup: 'office' },
-  carol: { voicemail: '8003', park: true, recording: true, callBack: true, pickupGroup: 'office' },
+  carol: {
+    voicemail: '8003',
+    park: true,
+    recording: true,
+    callBack: true,
+    pickupGroup: 'office',
+    intrusion: true,
+  },
+  dave: { intrusionProtection: true },
 }
 const directory: TelephonyDirectory = {
   ownerOfDevice: (deviceId) => {
@@ -295,6 +311,24 @@ class World {
     ].sort()
     const among = inCalls.length > 0 && index % 4 !== 0 ? inCalls : OUTSIDE_NUMBERS
     return among[index % among.length] as string
+  }
+
+  /** The legs of users in one of `states` (their call, user and device), in the order of the callRefs. */
+  legsIn(
+    states: readonly MediaState[],
+  ): { callRef: string; loginName: string; deviceId: string }[] {
+    return allCalls(this.state)
+      .map((call) => call.callRef)
+      .sort()
+      .flatMap((callRef) =>
+        (callOf(this.state, callRef)?.connections ?? [])
+          .filter((c) => c.endpoint.loginName !== undefined && states.includes(c.state))
+          .map((c) => ({
+            callRef,
+            loginName: c.endpoint.loginName as string,
+            deviceId: c.endpoint.deviceId ?? c.endpoint.number,
+          })),
+      )
   }
 
   device(party: Pick<Party, 'user' | 'callRef'>, pick: DevicePick): string | undefined {
@@ -619,6 +653,87 @@ const ACTIONS = {
       }
     },
   } satisfies ActionKind<{ user: number; device: number; mute: boolean }>,
+  // The O2G additions (operations/reconnect.ts, intrusion.ts, interphony.ts).
+  reconnect: {
+    weight: 4,
+    params: fc.record({
+      held: fc.option(fc.nat(7), { freq: 2 }),
+      party: partyPick,
+      enquiry: fc.nat(7),
+      device: devicePick,
+    }),
+    command: (world, p) => {
+      // Mostly a held leg and another call of its device (a consultation), sometimes any call of the user.
+      const held = p.held === null ? undefined : world.legsIn(['HELD'])[p.held % 8]
+      if (held !== undefined) {
+        const enquiries = world
+          .legsIn(['ACTIVE', 'RINGING_OUTGOING', 'HELD'])
+          .filter(
+            (leg) =>
+              leg.loginName === held.loginName &&
+              leg.deviceId === held.deviceId &&
+              leg.callRef !== held.callRef,
+          )
+        return {
+          type: 'reconnect',
+          loginName: held.loginName,
+          callRef: held.callRef,
+          deviceId: held.deviceId,
+          enquiryCallRef:
+            enquiries[p.enquiry % Math.max(1, enquiries.length)]?.callRef ??
+            world.anyCall(p.enquiry),
+        }
+      }
+      const party = world.party(p.party)
+      return {
+        type: 'reconnect',
+        loginName: party.loginName,
+        callRef: party.callRef,
+        deviceId: world.device(party, p.device) ?? (party.user.devices[0] as string),
+        enquiryCallRef: world.otherCall(party, p.enquiry),
+      }
+    },
+  } satisfies ActionKind<{
+    held: number | null
+    party: PartyPick
+    enquiry: number
+    device: DevicePick
+  }>,
+  intrusion: {
+    weight: 4,
+    params: fc.record({
+      calling: fc.option(fc.nat(7), { freq: 2 }),
+      user: fc.nat(3),
+      device: fc.nat(7),
+    }),
+    command: (world, p) => {
+      // Mostly a device calling out (the callee may be busy), sometimes any device of any user.
+      const calling = p.calling === null ? [] : world.legsIn(['RINGING_OUTGOING'])
+      const leg = p.calling === null ? undefined : calling[p.calling % Math.max(1, calling.length)]
+      if (leg !== undefined)
+        return { type: 'intrusion', loginName: leg.loginName, deviceId: leg.deviceId }
+      const user = world.user(p.user)
+      const among: readonly string[] = p.device < 6 ? user.devices : DEVICES
+      return {
+        type: 'intrusion',
+        loginName: user.loginName,
+        deviceId: among[p.device % among.length] as string,
+      }
+    },
+  } satisfies ActionKind<{ calling: number | null; user: number; device: number }>,
+  toggleInterphony: {
+    weight: 1,
+    params: fc.record({ user: fc.nat(3), device: fc.nat(7) }),
+    command: (world, p) => {
+      const user = world.user(p.user)
+      const among: readonly string[] = p.device < 6 ? user.devices : DEVICES
+      return {
+        type: 'toggleInterphony',
+        loginName: user.loginName,
+        deviceId: among[p.device % among.length] as string,
+      }
+    },
+  } satisfies ActionKind<{ user: number; device: number }>,
   // Outside parties, incoming calls and simulated devices (operations/simulation.ts).
   incomingCall: {
     weight: 3,
@@ -751,12 +866,38 @@ type Action = {
   }
 }[ActionName]
 
-const action: fc.Arbitrary<Action> = fc.oneof(
-  ...(Object.entries(ACTIONS) as [ActionName, ActionKind<unknown>][]).map(([kind, spec]) => ({
-    weight: spec.weight,
-    arbitrary: spec.params.map((params) => ({ kind, params }) as Action),
-  })),
-)
+/** An action of the kinds `weights` names, with those weights; every kind with its own weight by default. */
+function weightedAction(weights?: Partial<Record<ActionName, number>>): fc.Arbitrary<Action> {
+  return fc.oneof(
+    ...(Object.entries(ACTIONS) as [ActionName, ActionKind<unknown>][])
+      .map(([kind, spec]) => ({ kind, spec, weight: weights ? (weights[kind] ?? 0) : spec.weight }))
+      .filter(({ weight }) => weight > 0)
+      .map(({ kind, spec, weight }) => ({
+        weight,
+        arbitrary: spec.params.map((params) => ({ kind, params }) as Action),
+      })),
+  )
+}
+
+const action = weightedAction()
+/**
+ * The actions that lead to consultations and to calls ringing at busy users, where reconnect, intrusion and
+ * the interphony key act: with every kind, a sequence reaches such a state about once in a thousand.
+ */
+const consultingAction = weightedAction({
+  makeCall: 12,
+  answer: 12,
+  hold: 2,
+  retrieve: 2,
+  alternate: 2,
+  reconnect: 6,
+  intrusion: 10,
+  toggleInterphony: 2,
+  dropMe: 2,
+  release: 1,
+  deviceAnswers: 1,
+  wait: 1,
+})
 
 // ---------------------------------------------------------------------------------------------------------
 // Running a sequence.
@@ -1269,5 +1410,19 @@ describe('the call engine under random sequences of commands', () => {
     )
     // The sequences reach the hunting groups' states, not only the plain calls.
     if (RUNS >= 100) expect([...reached].sort()).toEqual(['offered', 'queued'])
+  }, 120_000)
+
+  it(`keeps them in consultations and calls to busy users, where the O2G additions act (${Math.ceil(RUNS / 4)} runs)`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(consultingAction, { minLength: 1, maxLength: STEPS, size: 'max' }),
+        (actions) => {
+          const checked = runSequence(actions, new Checker())
+          const again = runSequence(actions)
+          expect(JSON.stringify(again.events)).toBe(JSON.stringify(checked.events))
+        },
+      ),
+      { ...parameters(), numRuns: Math.ceil(RUNS / 4) },
+    )
   }, 120_000)
 })

@@ -72,6 +72,18 @@ export const HeldCallRequest = Type.Object(
 )
 export type HeldCallRequest = Static<typeof HeldCallRequest>
 
+/**
+ * reconnect (O2G; every SDK sends both fields): callRef is the held call, taken back; the enquiry call is left.
+ */
+export const ReconnectRequest = Type.Object(
+  {
+    deviceId: text('the device that holds the one call and calls on the other'),
+    enquiryCallRef: text('the enquiry (consultation) call to leave'),
+  },
+  { title: 'ReconnectRequest', ...closed },
+)
+export type ReconnectRequest = Static<typeof ReconnectRequest>
+
 export const BlindTransferRequest = Type.Object(
   {
     transferTo: text(

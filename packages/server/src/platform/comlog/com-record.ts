@@ -39,12 +39,20 @@ export interface ComRecordChange {
   wasAcknowledged: boolean
 }
 
+/** The reasons of an unanswered incoming call that is no missed call: the call was handed on, or reached the user. */
+const NOT_MISSED: ReadonlySet<ComRecordReason> = new Set([
+  'PICKUP',
+  'RELEASED_ON_REDIRECT',
+  // The caller intruded: it joined the call the user talks in (operations/intrusion.ts).
+  'CONFERENCED',
+])
+
 /**
  * An incoming call the user neither answered nor handed on: not picked up by a colleague, not redirected by
- * the user (docs/event-summary.md, "Missed calls").
+ * the user, not joined to the user's other call by an intrusion (docs/event-summary.md, "Missed calls").
  */
 export function isMissed(role: ComRecordRole, answered: boolean, reason: ComRecordReason): boolean {
-  return role === 'CALLEE' && !answered && reason !== 'PICKUP' && reason !== 'RELEASED_ON_REDIRECT'
+  return role === 'CALLEE' && !answered && !NOT_MISSED.has(reason)
 }
 
 /** The selection of GET and DELETE /comlog/records (wire facts 8.2), in domain words. */

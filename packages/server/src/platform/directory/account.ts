@@ -18,6 +18,10 @@ export interface UserRecord extends Omit<User, 'dialingRule'> {
    * up calls ringing on the other users of the group. Not a User field: the API does not show it.
    */
   pickupGroup?: string
+  /** The user may intrude into the call of a busy user it calls (docs/directory-file.md, "Intrusion"). */
+  intrusion?: boolean
+  /** Nobody may intrude into a call of the user. */
+  intrusionProtection?: boolean
 }
 
 /** An administrator account; a supervisor may open supervised sessions. */

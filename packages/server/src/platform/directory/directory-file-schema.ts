@@ -75,6 +75,14 @@ const FileCustomAttributes = Type.Object(CustomAttributes.properties, closed)
 const PickupGroupName = Type.String({
   description: 'the pickup group of the user: letters, digits, ".", "_" and "-"',
 })
+/** The intrusion right and the protection against it (docs/directory-file.md, "Intrusion"). */
+const IntrusionRight = Type.Boolean({
+  description:
+    'the user may join the call of a busy user it is calling (POST /telephony/devices/{deviceId}/intrusion)',
+})
+const IntrusionProtection = Type.Boolean({
+  description: 'nobody may intrude into a call this user is in',
+})
 const Assistants = Type.Array(Type.String(), {
   uniqueItems: true,
   description: 'login names of the assistants of this user, who is then their manager',
@@ -107,6 +115,8 @@ export const DirectoryUser = Type.Object(
     clirMode: Type.Optional(ClirMode),
     preferences: Type.Optional(UserPreferences),
     pickupGroup: Type.Optional(PickupGroupName),
+    intrusion: Type.Optional(IntrusionRight),
+    intrusionProtection: Type.Optional(IntrusionProtection),
   },
   { ...closed, title: 'DirectoryUser' },
 )
@@ -158,6 +168,8 @@ export const DirectoryUserPatch = Type.Object(
     clirMode: Type.Optional(nullable(ClirMode)),
     preferences: Type.Optional(nullable(UserPreferences)),
     pickupGroup: Type.Optional(nullable(PickupGroupName)),
+    intrusion: Type.Optional(nullable(IntrusionRight)),
+    intrusionProtection: Type.Optional(nullable(IntrusionProtection)),
   },
   { ...closed, title: 'DirectoryUserPatch' },
 )

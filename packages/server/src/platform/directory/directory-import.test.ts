@@ -474,6 +474,19 @@ describe('importDirectory over a previous snapshot', () => {
     expect('pickupGroup' in userRecord(next, 'carol')).toBe(false)
   })
 
+  it('takes the intrusion right and the protection against it from the file, absent by default', async () => {
+    const document = smallDocument()
+    const [alice, second] = document.users
+    if (alice === undefined || second === undefined) throw new Error('no users')
+    alice.intrusion = true
+    second.intrusionProtection = true
+    const imported = await importDirectory(document, 'digest-1', undefined, hasher)
+    expect(userRecord(imported, 'alice').intrusion).toBe(true)
+    expect('intrusionProtection' in userRecord(imported, 'alice')).toBe(false)
+    expect(userRecord(imported, second.loginName).intrusionProtection).toBe(true)
+    expect('intrusion' in userRecord(imported, second.loginName)).toBe(false)
+  })
+
   it('deletes the accounts gone from the file and creates the new ones', async () => {
     const imported = await importDirectory(smallDocument(), 'digest-1', undefined, hasher)
     const previous = await withChangedPassword(imported, 'operator', 'changed')

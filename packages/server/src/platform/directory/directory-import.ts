@@ -233,6 +233,8 @@ export function userRecord(
     configManagerAssistant,
     clirMode: copy.clirMode ?? DEFAULT_CLIR_MODE,
     pickupGroup: copy.pickupGroup,
+    intrusion: copy.intrusion,
+    intrusionProtection: copy.intrusionProtection,
     nodeId,
   })
 }

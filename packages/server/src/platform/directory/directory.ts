@@ -719,10 +719,16 @@ interface ViewJson {
 }
 
 /**
- * Fields of the user record that are not User fields (clirMode, pickupGroup) or are shown in force
- * (dialingRule).
+ * Fields of the user record that are not User fields (clirMode, pickupGroup, the intrusion settings) or are
+ * shown in force (dialingRule).
  */
-const HIDDEN_FIELDS: ReadonlySet<string> = new Set(['clirMode', 'dialingRule', 'pickupGroup'])
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set([
+  'clirMode',
+  'dialingRule',
+  'pickupGroup',
+  'intrusion',
+  'intrusionProtection',
+])
 
 /** The User fields the specification stars: for the owner and administrator sessions only. */
 export const PRIVATE_USER_FIELDS = [

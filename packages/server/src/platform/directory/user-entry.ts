@@ -47,6 +47,8 @@ export function userEntry(
     clirMode: record.clirMode,
     preferences: Object.keys(preferences).length > 0 ? preferences : undefined,
     pickupGroup: record.pickupGroup,
+    intrusion: record.intrusion,
+    intrusionProtection: record.intrusionProtection,
   })
 }
 

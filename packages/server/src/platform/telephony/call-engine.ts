@@ -9,8 +9,11 @@ import { conferenceOperations } from './operations/conference.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
 import { dispatchQueues, noteIdleMembers } from './operations/hunting.js'
 import { huntingOperations } from './operations/hunting-membership.js'
+import { interphonyOperations } from './operations/interphony.js'
+import { intrusionOperations } from './operations/intrusion.js'
 import { mediaOperations } from './operations/media.js'
 import { parkOperations } from './operations/park.js'
+import { reconnectOperations } from './operations/reconnect.js'
 import { redirectOperations } from './operations/redirect.js'
 import { simulationOperations } from './operations/simulation.js'
 import { transferOperations } from './operations/transfer.js'
@@ -33,6 +36,9 @@ const OPERATIONS: Operations = {
   ...simulationOperations,
   ...directoryDeviceOperations,
   ...huntingOperations,
+  ...reconnectOperations,
+  ...intrusionOperations,
+  ...interphonyOperations,
 }
 
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */

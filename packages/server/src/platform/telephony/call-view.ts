@@ -186,6 +186,7 @@ export function callView(
       main,
       loginName,
       directory,
+      calls,
       consultationCapabilities(call, main, loginName, directory, calls, callCapabilities(main)),
     ),
   }

@@ -69,13 +69,14 @@ export class DirectoryTelephony implements TelephonyDirectory {
 
   /**
    * The call features of a user: its voice mail when it has one; park and callback for STANDARD users
-   * (the specification marks them "standard only"); recording for everyone; its pickup group.
+   * (the specification marks them "standard only"); recording for everyone; its pickup group; the intrusion
+   * right and the protection against it, as the directory file gives them.
    */
   featuresOf(loginName: string): CallFeatures {
     const user = this.directory.findUser(loginName)
     if (user === undefined) return {}
     const standard = user.record.type === 'STANDARD'
-    const { voicemail, pickupGroup } = user.record
+    const { voicemail, pickupGroup, intrusion, intrusionProtection } = user.record
     // Built without spreading conditional parts: called for each party of each call view an engine command
     // makes, where spreads were 4 % of the embedded service's CPU (docs/performance.md).
     const features: CallFeatures =
@@ -83,6 +84,8 @@ export class DirectoryTelephony implements TelephonyDirectory {
         ? { park: standard, recording: true, callBack: standard }
         : { voicemail: voicemail.number, park: standard, recording: true, callBack: standard }
     if (pickupGroup !== undefined) features.pickupGroup = pickupGroup
+    if (intrusion === true) features.intrusion = true
+    if (intrusionProtection === true) features.intrusionProtection = true
     return features
   }
 

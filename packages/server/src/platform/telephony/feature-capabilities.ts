@@ -1,10 +1,18 @@
 /**
  * The call capabilities of the call features (redirect to voice mail, overflow to voice mail, call back,
- * park, recording) as one user sees them. A feature the directory does not offer the user is never shown
+ * intrusion, park, recording) as one user sees them. A feature the directory does not offer the user is never shown
  * (the captured user of wire facts 6 was offered none of them); pause and resume of a recording are for
  * STANDARD users only (specification, call control table). See docs/call-model.md, "Call features".
  */
 import type { CallCapabilities } from '@openness/wire'
+import type { CallLookup } from './call-index.js'
+import {
+  busyCallOf,
+  type CallsOf,
+  callsOf,
+  intrusionRefusal,
+  ringingUserOf,
+} from './intrusion-target.js'
 import type { TelephonyDirectory } from './telephony-directory.js'
 import type { CallRecord, Connection } from './telephony-state.js'
 
@@ -27,6 +35,8 @@ export function featureCapabilities(
   main: Connection,
   loginName: string,
   directory: TelephonyDirectory,
+  /** The engine's calls: the intrusion capability depends on the callee's other calls. */
+  calls: CallLookup | readonly CallRecord[] | undefined,
   /** The capabilities to add to (returned): a new object when not given. */
   capabilities: CallCapabilities = {},
 ): CallCapabilities {
@@ -43,6 +53,12 @@ export function featureCapabilities(
       if (directory.featuresOf?.(callee)?.voicemail !== undefined)
         capabilities.overflowToVoiceMail = true
       if (features.callBack) capabilities.callBack = true
+      if (
+        features.intrusion &&
+        calls !== undefined &&
+        canIntrude(call, main, loginName, directory, callsOf(calls))
+      )
+        capabilities.intrusion = true
       break
     }
     case 'ACTIVE': {
@@ -87,4 +103,27 @@ function recordingCapabilities(
   capabilities.stopRecord = true
   if (standard && call.recordState === 'RECORDING') capabilities.pauseRecord = true
   if (standard && call.recordState === 'PAUSED') capabilities.resumeRecord = true
+}
+
+/**
+ * True when the user calling out on `main` could intrude now (operations/intrusion.ts): the callee rings in a
+ * call of two parties and talks in another call that `intrusionRefusal` lets the user into. The right is the
+ * caller's to check.
+ */
+function canIntrude(
+  call: CallRecord,
+  main: Connection,
+  loginName: string,
+  directory: TelephonyDirectory,
+  calls: CallsOf,
+): boolean {
+  const callee = ringingUserOf(call)
+  const deviceId = main.endpoint.deviceId
+  if (callee === undefined || deviceId === undefined) return false
+  const busy = busyCallOf(calls, callee, call.callRef)
+  if (busy === undefined) return false
+  return (
+    intrusionRefusal(directory, calls, busy, { loginName, deviceId, callRef: call.callRef }) ===
+    undefined
+  )
 }

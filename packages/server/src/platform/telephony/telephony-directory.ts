@@ -65,4 +65,11 @@ export interface CallFeatures {
    * (operations/redirect.ts); none, no pickup of another user's call.
    */
   pickupGroup?: string
+  /**
+   * The user may intrude: join the call of a busy user it is calling (operations/intrusion.ts). Given by the
+   * directory file's `intrusion`.
+   */
+  intrusion?: boolean
+  /** Nobody may intrude into a call the user is in (the directory file's `intrusionProtection`). */
+  intrusionProtection?: boolean
 }

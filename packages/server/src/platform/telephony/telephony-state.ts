@@ -291,6 +291,18 @@ export type EngineCommand =
   | { type: 'provisionHuntingGroups'; groups: HuntingGroupDefinition[]; digest?: string }
   // A reset or restore of the platform (restored-state.ts, docs/sandbox.md).
   | { type: 'restoreState'; target: PortableEngineState }
+  // The O2G additions the SDKs call (operations/reconnect.ts, intrusion.ts, interphony.ts).
+  | {
+      type: 'reconnect'
+      loginName: string
+      /** The held call, taken back. */
+      callRef: string
+      deviceId: string
+      /** The enquiry call, left. */
+      enquiryCallRef: string
+    }
+  | { type: 'intrusion'; loginName: string; deviceId: string }
+  | { type: 'toggleInterphony'; loginName: string; deviceId: string }
 
 /** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
 export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'

@@ -1,12 +1,13 @@
 /**
- * The rows of the specification's "Call control" table (numbering aside: numbering.test.ts), and the SDKs'
- * mini messages (docs/telephony-api.md, "Mini messages"), with what each requires: the license, the user
+ * The rows of the specification's "Call control" table (numbering aside: numbering.test.ts), the SDKs' mini
+ * messages (docs/telephony-api.md, "Mini messages") and the O2G additions they call (reconnect, intrusion,
+ * ithmicro), with what each requires: the license, the user
  * type, and whether it names a call or a device of the user.
  */
 export type License = 'basic' | 'advanced'
 
 export interface EndpointRow {
-  method: 'GET' | 'POST' | 'DELETE'
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT'
   /** With {callRef}, {deviceId}, {legId}, {participantId}, {callbackId} to fill. */
   path: string
   license: License
@@ -125,6 +126,13 @@ export const ENDPOINTS: readonly EndpointRow[] = [
   { method: 'POST', path: '/calls/{callRef}/recording?action=start', license: 'advanced' },
   {
     method: 'POST',
+    path: '/calls/{callRef}/reconnect',
+    license: 'advanced',
+    body: { deviceId: '{deviceId}', enquiryCallRef: '{callRef}' },
+    badBody: { deviceId: '{deviceId}' },
+  },
+  {
+    method: 'POST',
     path: '/calls/{callRef}/redirect',
     license: 'advanced',
     body: { redirectTo: 'VOICEMAIL' },
@@ -154,6 +162,10 @@ export const ENDPOINTS: readonly EndpointRow[] = [
   },
   { method: 'GET', path: '/devices', license: 'advanced' },
   { method: 'GET', path: '/devices/{deviceId}', license: 'advanced' },
+  { method: 'POST', path: '/devices/{deviceId}/intrusion', license: 'advanced' },
+  // The interphony key: POST as the Java SDK sends it, PUT as the Node SDK does.
+  { method: 'POST', path: '/devices/{deviceId}/ithmicro', license: 'advanced' },
+  { method: 'PUT', path: '/devices/{deviceId}/ithmicro', license: 'advanced' },
   { method: 'POST', path: '/devices/{deviceId}/mute/true', license: 'advanced' },
   {
     method: 'POST',

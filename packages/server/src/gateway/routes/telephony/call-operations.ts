@@ -11,6 +11,7 @@ import {
   DeviceRequest,
   HeldCallRequest,
   ParkRequest,
+  ReconnectRequest,
   RedirectRequest,
   SendDtmfRequest,
 } from '@openness/wire'
@@ -154,6 +155,23 @@ export const callOperationRoutes: FastifyPluginAsyncTypebox = async (app) => {
       loginName: actor.loginName,
       callRef,
       ...device(actor, body.deviceId),
+    }),
+  })
+  operation(on, {
+    operation: 'reconnect',
+    operationId: 'reconnectCall',
+    summary: 'Leave the enquiry call and take this held call back (cancel a consultation)',
+    description:
+      'An O2G operation the SDKs call. callRef is the held call; the enquiry call, answered or still ringing, is left as by drop me (a conference goes on without the user), then the held call is retrieved.',
+    rule: advanced,
+    body: ReconnectRequest,
+    command: (actor, callRef, body) => ({
+      type: 'reconnect',
+      loginName: actor.loginName,
+      callRef,
+      deviceId: ownDevice(actor, body.deviceId),
+      // The enquiry call must be the actor's too.
+      enquiryCallRef: ownCall(actor, body.enquiryCallRef),
     }),
   })
   operation(on, {

@@ -1,7 +1,8 @@
 /**
  * The user's devices: GET /telephony/devices and /devices/{deviceId}, mute, pickup and unpark
- * (specification, "Call control"). `deviceId` is a device number; a user session names its own devices
- * only (another user's: 403 NOT_ALLOWED; no such device: 404).
+ * (specification, "Call control"), and the O2G additions the SDKs call on a device: intrusion and the
+ * interphony key (`ithmicro`). `deviceId` is a device number; a user session names its own devices only
+ * (another user's: 403 NOT_ALLOWED; no such device: 404).
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { DeviceState, DeviceStates, PickupRequest, UnParkRequest } from '@openness/wire'
@@ -128,4 +129,57 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       })
     },
   )
+
+  app.post(
+    '/devices/:deviceId/intrusion',
+    {
+      schema: {
+        operationId: 'intrusion',
+        summary: 'Join the call of the busy user this device is calling (O2G 2.4)',
+        description:
+          'The device calls a user of the platform who rings while talking in another call; the device joins that call, which becomes a three-party call. Needs the intrusion right (directory file), and no user of that call protected against intrusion.',
+        tags,
+        params: DeviceParams,
+        querystring: LoginQuery,
+        response: { ...noContent, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const actor = telephonyActor(request, request.query.loginName, advanced)
+      return runCommand(reply, {
+        type: 'intrusion',
+        loginName: actor.loginName,
+        deviceId: ownDevice(actor, request.params.deviceId),
+      })
+    },
+  )
+
+  // The Node SDK sends PUT, the Java SDK POST: both are the key.
+  for (const [method, operationId] of [
+    ['POST', 'toggleInterphony'],
+    ['PUT', 'toggleInterphonyViaPut'],
+  ] as const)
+    app.route({
+      method,
+      url: '/devices/:deviceId/ithmicro',
+      schema: {
+        operationId,
+        summary:
+          'Press the interphony key: microphone off or on in a call, interphony on or off when idle',
+        description:
+          'In a call the device is muted or unmuted (told by OnDeviceStateModified, as mute); idle, its automatic answer (interphony) is turned on or off, with no event; while it only rings, nothing changes. POST (Java SDK) and PUT (Node SDK) do the same.',
+        tags,
+        params: DeviceParams,
+        querystring: LoginQuery,
+        response: { ...noContent, ...errorResponses(404) },
+      },
+      handler: async (request, reply) => {
+        const actor = telephonyActor(request, request.query.loginName, advanced)
+        return runCommand(reply, {
+          type: 'toggleInterphony',
+          loginName: actor.loginName,
+          deviceId: ownDevice(actor, request.params.deviceId),
+        })
+      },
+    })
 }
