@@ -7,7 +7,7 @@ import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
-import { dispatchQueues, noteIdleMembers } from './operations/hunting.js'
+import { dispatchQueues, hasWaitingCalls, noteIdleMembers } from './operations/hunting.js'
 import { huntingOperations } from './operations/hunting-membership.js'
 import { interphonyOperations } from './operations/interphony.js'
 import { intrusionOperations } from './operations/intrusion.js'
@@ -54,7 +54,7 @@ export function execute(
   const callRef = operation(transaction, command, context)
   transaction.commit()
   // Calls waiting for a hunting group go to the members this command left free (operations/hunting.ts).
-  if (transaction.state.huntingGroups !== undefined) {
+  if (hasWaitingCalls(transaction.state.huntingGroups)) {
     transaction.emitUserStates()
     dispatchQueues(transaction, context)
   }

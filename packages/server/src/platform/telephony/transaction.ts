@@ -60,6 +60,8 @@ export class Transaction {
   private readonly touched = new Set<string>()
   /** The calls as they were before the command (the base state, which its own index describes exactly). */
   private readonly before: CallLookup
+  /** Causes for some users' events of the next commit, instead of the step's (`causeFor`). */
+  private readonly userCauses = new Map<string, StepCause>()
 
   /**
    * Starts from `base`, which stays as it is: its calls and index are persistent maps, so the state being
@@ -178,6 +180,15 @@ export class Transaction {
     this.state.timers = this.state.timers.filter((timer) => !match(timer.command))
   }
 
+  /**
+   * The user's events of the next commit carry `cause` instead of the step's: a member a hunting group offers
+   * the call to sees it arrive DISTRIBUTED in the step where its caller sees nothing (operations/hunting.ts),
+   * without a commit of its own.
+   */
+  causeFor(user: string, cause: StepCause): void {
+    this.userCauses.set(user, cause)
+  }
+
   /** Emits the call events of what changed since the last commit, with the step's cause. */
   commit(cause?: StepCause): void {
     const now = this.lookup()
@@ -194,6 +205,7 @@ export class Transaction {
     this.commitUntouched(cause)
     for (const [callRef] of this.baseline)
       if (!this.state.calls.has(callRef)) this.baseline.delete(callRef)
+    if (this.userCauses.size > 0) this.userCauses.clear()
   }
 
   /** The user's view of the call now (`after`), and the events from the one it had (`before`). */
@@ -208,9 +220,10 @@ export class Transaction {
     this.involved.add(user)
     const view = call === undefined ? undefined : callView(call, user, this.directory, now)
     after.set(user, view)
-    const event = callEvent(user, before.get(user), view, cause)
+    const stepCause = this.userCauses.size > 0 ? (this.userCauses.get(user) ?? cause) : cause
+    const event = callEvent(user, before.get(user), view, stepCause)
     if (event) this.events.push(event)
-    const appeared = callAppeared(user, before.get(user), view, cause, this.isMobile)
+    const appeared = callAppeared(user, before.get(user), view, stepCause, this.isMobile)
     if (appeared) this.events.push(appeared)
   }
 
@@ -226,7 +239,11 @@ export class Transaction {
     const now = this.lookup()
     for (const other of callsOfUsers(now, fresh)) {
       if (this.baseline.has(other.callRef)) continue
-      const users = usersOf(other).filter((user) => this.involved.has(user))
+      // Where an involved user rings, its callers' capabilities may follow its state (intrusion needs the
+      // callee busy elsewhere): every user of such a call is diffed, not only the involved ones.
+      const users = this.ringsForInvolved(other)
+        ? usersOf(other)
+        : usersOf(other).filter((user) => this.involved.has(user))
       if (users.length === 0) continue
       const before = this.base.calls.get(other.callRef)
       for (const user of users) {
@@ -236,6 +253,16 @@ export class Transaction {
       }
       this.rememberViews(other)
     }
+  }
+
+  /** Whether an involved user's connection rings in the call. */
+  private ringsForInvolved(call: CallRecord): boolean {
+    for (const connection of call.connections) {
+      const user = connection.endpoint.loginName
+      if (connection.state === 'RINGING_INCOMING' && user !== undefined && this.involved.has(user))
+        return true
+    }
+    return false
   }
 
   /**

@@ -13,7 +13,6 @@ import {
   type HuntingGroup,
   type HuntingGroups,
   type HuntOverflow,
-  isLoggedOn,
 } from '../hunting-groups.js'
 import { newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint } from '../telephony-state.js'
@@ -40,8 +39,12 @@ export function putGroup(
   group: HuntingGroup | undefined,
 ): void {
   const groups: Record<string, HuntingGroup> = { ...transaction.state.huntingGroups }
-  if (group === undefined) delete groups[number]
-  else groups[number] = group
+  if (group !== undefined) {
+    groups[number] = group
+    transaction.state.huntingGroups = groups
+    return
+  }
+  delete groups[number]
   if (Object.keys(groups).length === 0) delete transaction.state.huntingGroups
   else transaction.state.huntingGroups = groups
 }
@@ -89,21 +92,26 @@ interface Candidate {
 }
 
 /**
- * The members of the group who may be offered the call now, in hunt order: logged on, their main device in
- * service, in no call at all (a member who talks, holds or rings is not free), without do not disturb or an
- * immediate forward (docs/groups.md, "Members' routing"), and not offered this call yet.
+ * The members of the group who may be offered the call now, in hunt order, `limit` at most: logged on, their
+ * main device in service, in no call at all (a member who talks, holds or rings is not free), without do not
+ * disturb or an immediate forward (docs/groups.md, "Members' routing"), and not offered this call yet. The
+ * search stops at the limit: a SEQUENTIAL or CIRCULAR group looks at the members up to the first free one.
  */
 function candidates(
   transaction: Transaction,
   call: CallRecord,
   group: HuntingGroup,
   context: EngineContext,
+  limit: number,
 ): Candidate[] {
   const tried = call.hunt?.tried ?? []
   const found: Candidate[] = []
   const lookup = transaction.lookup()
+  const { loggedOff } = group
   for (const loginName of huntOrder(group)) {
-    if (!isLoggedOn(group, loginName) || tried.includes(loginName)) continue
+    if (found.length >= limit) break
+    if (tried.includes(loginName) || (loggedOff.length > 0 && loggedOff.includes(loginName)))
+      continue
     const endpoint = context.directory.resolve(loginName)
     if (endpoint?.deviceId === undefined || endpoint.loginName !== loginName) continue
     if (transaction.state.devices[endpoint.deviceId]?.state !== 'IN_SERVICE') continue
@@ -153,8 +161,13 @@ function offer(
 ): boolean {
   const hunt = call.hunt
   if (hunt === undefined) return false
-  const found = candidates(transaction, call, group, context)
-  const chosen = group.policy === 'PARALLEL' ? found : found.slice(0, 1)
+  const chosen = candidates(
+    transaction,
+    call,
+    group,
+    context,
+    group.policy === 'PARALLEL' ? Number.POSITIVE_INFINITY : 1,
+  )
   for (const { loginName, endpoint } of chosen) {
     hunt.tried.push(loginName)
     ring(transaction, call, endpoint, context, { ringingTimeout: false })
@@ -163,9 +176,9 @@ function offer(
       callRef: call.callRef,
       number: endpoint.number,
     })
+    // The member sees the call arrive DISTRIBUTED (the communication log's CALLEE arrivals).
+    transaction.causeFor(loginName, 'DISTRIBUTED')
   }
-  // The members see the call arrive DISTRIBUTED (the communication log's CALLEE arrivals).
-  if (chosen.length > 0) transaction.commit('DISTRIBUTED')
   return chosen.length > 0
 }
 
@@ -191,7 +204,6 @@ export function reachGroup(
   const sender = call.lastRedirecting?.loginName
   call.hunt = { group: number, tried: sender === undefined ? [] : [sender] }
   call.connections.push(newConnection(groupEndpoint(number), 'RINGING_INCOMING'))
-  transaction.commit()
   if (offer(transaction, call, group, context)) return
   nobodyFree(transaction, call, group, context, 'BUSY')
 }
@@ -376,6 +388,13 @@ export function huntQueueTimeout(
   else endUnserved(transaction, call, 'NOT_ANSWERED')
 }
 
+/** Whether a call waits in a group's queue (the engine then offers them after the command). */
+export function hasWaitingCalls(groups: HuntingGroups | undefined): boolean {
+  if (groups === undefined) return false
+  for (const number in groups) if ((groups[number]?.queue.length ?? 0) > 0) return true
+  return false
+}
+
 /**
  * After every command, while calls wait in a queue: each waiting call, oldest first, is offered to the
  * members who have become free (a call ended, a member logged on or joined), until a group has none left.
@@ -422,19 +441,27 @@ export function huntAnswered(transaction: Transaction, call: CallRecord, member:
   delete member.endpoint.offeredBy
   endHunt(transaction, call)
   call.distributedBy = number
+  // Only CIRCULAR needs whom the group served last; a group that becomes CIRCULAR starts from its first member.
   const group = groupAt(transaction, number)
-  if (group !== undefined && member.endpoint.loginName !== undefined)
+  if (group?.policy === 'CIRCULAR' && member.endpoint.loginName !== undefined)
     changeGroup(transaction, group, { lastServed: member.endpoint.loginName })
 }
 
-/** When each member who has just become FREE went idle (LONGEST_IDLE), after a command's user-state events. */
+/**
+ * When each member of a LONGEST_IDLE group who has just become FREE went idle, after a command's user-state
+ * events (the other policies need no idle times: a group that becomes LONGEST_IDLE starts with none).
+ */
 export function noteIdleMembers(transaction: Transaction): void {
-  if (transaction.state.huntingGroups === undefined) return
+  const groups = transaction.state.huntingGroups
+  if (groups === undefined) return
+  let longestIdle = false
+  for (const number in groups) if (groups[number]?.policy === 'LONGEST_IDLE') longestIdle = true
+  if (!longestIdle) return
   for (const event of transaction.events) {
     if (event.eventName !== 'OnUserStateModified' || event['state'] !== 'FREE') continue
     const loginName = event['loginName'] as string
     const group = groupOfMember(transaction.state.huntingGroups, loginName)
-    if (group !== undefined)
+    if (group?.policy === 'LONGEST_IDLE')
       changeGroup(transaction, group, {
         idleSince: { ...group.idleSince, [loginName]: transaction.now },
       })
