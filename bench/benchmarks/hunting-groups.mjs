@@ -1,7 +1,7 @@
 // Call cycles into a 20-member CIRCULAR hunting group against the same cycles between two users, in one worker
 // and one run (bench/workers/hunting-worker.mjs): the engine alone in memory, and through TelephonyService with
 // the in-memory call store. Target (issue 34): group cycles at least 0.8 × pair cycles (docs/performance.md,
-// "Hunting groups").
+// "`hunting-groups`: call cycles into a hunting group").
 import { fileURLToPath } from 'node:url'
 import { IpcChild } from '../lib/children.mjs'
 
