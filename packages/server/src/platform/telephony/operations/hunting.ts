@@ -3,7 +3,8 @@
  * logged-on members by the group's policy, moves on after the no-answer time, waits in the group's queue,
  * overflows or is refused busy as the group says. The group is a SERVICE party of the call while it
  * distributes it; the members it offers the call to ring with `offeredBy` set, seen only by themselves until
- * one answers (ringing.ts `answerRinging` ends the hunt). A call is offered to each member once.
+ * one answers (`huntAnswered`, run by the answer before it connects the call). A call is offered to each member
+ * once.
  */
 import type { CallCause } from '@openness/wire'
 import { PlatformError } from '../../platform-error.js'
