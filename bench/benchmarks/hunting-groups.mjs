@@ -13,7 +13,8 @@ const VARIANTS = {
 
 export default {
   name: 'hunting-groups',
-  title: 'Call cycles into a 20-member circular hunting group (make with autoAnswer, answer, release)',
+  title:
+    'Call cycles into a 20-member circular hunting group (make with autoAnswer, answer, release)',
   order: 55,
   timeoutS: 120,
   baseline: 'the same cycles between two users, in the same worker and run',

@@ -52,6 +52,11 @@ function names(
 
 const USERS = ['alice', 'bob', 'carol', 'dave'] as const
 
+/** The OnDynamicStateChanged events among `events`. */
+function dynamic(events: readonly PlatformEvent[]): PlatformEvent[] {
+  return events.filter((event) => event.eventName === 'OnDynamicStateChanged')
+}
+
 describe('a call to a hunting group', () => {
   it('SEQUENTIAL: offered to the first member, then the next after the no-answer time', () => {
     const w = world()
@@ -402,12 +407,12 @@ describe('members logging on and off, joining and leaving', () => {
   it('log off and on: OnDynamicStateChanged each time it changes, nothing when it does not', () => {
     const w = world()
     const off = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: false })
-    expect(off.events).toEqual([
+    expect(dynamic(off.events)).toEqual([
       { eventName: 'OnDynamicStateChanged', loginName: 'bob', huntingGroupState: { logon: false } },
     ])
     expect(w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: false }).events).toEqual([])
     const on = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: true })
-    expect(on.events).toEqual([
+    expect(dynamic(on.events)).toEqual([
       { eventName: 'OnDynamicStateChanged', loginName: 'bob', huntingGroupState: { logon: true } },
     ])
   })
@@ -416,7 +421,11 @@ describe('members logging on and off, joining and leaving', () => {
     const w = world()
     const callRef = w.call('alice', GROUP)
     const off = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: false })
-    expect(namesOf(off.events, 'bob')).toEqual(['OnCallRemoved', 'OnDynamicStateChanged'])
+    expect(namesOf(off.events, 'bob')).toEqual([
+      'OnCallRemoved',
+      'OnDynamicStateChanged',
+      'OnGroupModified',
+    ])
     expect(parties(w.state, callRef)).toContain('1003:RINGING_INCOMING')
   })
 
@@ -428,6 +437,7 @@ describe('members logging on and off, joining and leaving', () => {
     const on = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: true })
     expect(namesOf(on.events, 'bob')).toEqual([
       'OnDynamicStateChanged',
+      'OnGroupModified',
       'OnCallCreated:DISTRIBUTED',
     ])
   })
@@ -440,7 +450,7 @@ describe('members logging on and off, joining and leaving', () => {
       group: GROUP,
       join: true,
     })
-    expect(joined.events).toEqual([
+    expect(dynamic(joined.events)).toEqual([
       {
         eventName: 'OnDynamicStateChanged',
         loginName: 'carol',
@@ -449,7 +459,7 @@ describe('members logging on and off, joining and leaving', () => {
     ])
     expect(w.state.huntingGroups?.[GROUP]?.members).toEqual(['bob', 'carol'])
     const left = w.run({ type: 'huntingGroupMember', loginName: 'bob', group: GROUP, join: false })
-    expect(left.events).toEqual([
+    expect(dynamic(left.events)).toEqual([
       { eventName: 'OnDynamicStateChanged', loginName: 'bob', huntingGroupState: { logon: false } },
     ])
     expect(w.state.huntingGroups?.[GROUP]?.members).toEqual(['carol'])
@@ -502,5 +512,115 @@ describe('members logging on and off, joining and leaving', () => {
     expect(namesOf(deleted.events, 'bob')).toContain('OnDynamicStateChanged')
     expect(w.state.calls.has(callRef)).toBe(false)
     expect(w.state.huntingGroups).toBeUndefined()
+  })
+})
+
+describe('the groups events (package groups)', () => {
+  const view = (members: [string, boolean][], change: Partial<HuntingGroupDefinition> = {}) => ({
+    groupId: 'hunting-2100',
+    type: 'HUNTING_GROUP',
+    name: 'Sales',
+    number: GROUP,
+    policy: 'SEQUENTIAL',
+    ...change,
+    members: members.map(([loginName, logon]) => ({ loginName, role: 'AGENT', logon })),
+  })
+  const groupEvents = (events: readonly PlatformEvent[]) =>
+    events.filter((event) => event.eventName.startsWith('OnGroup'))
+
+  it('created: each member gets OnGroupCreated with the group', () => {
+    const w = new FeatureWorld()
+    const created = w.run({
+      type: 'setHuntingGroup',
+      group: definition({ members: ['bob', 'carol'] }),
+    })
+    const group = view([
+      ['bob', true],
+      ['carol', true],
+    ])
+    expect(groupEvents(created.events)).toEqual([
+      { eventName: 'OnGroupCreated', loginName: 'bob', group },
+      { eventName: 'OnGroupCreated', loginName: 'carol', group },
+    ])
+  })
+
+  it('a member logs off: every member gets OnGroupModified with the member logged off', () => {
+    const w = world({ members: ['bob', 'carol'] })
+    const off = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: false })
+    const group = view([
+      ['bob', false],
+      ['carol', true],
+    ])
+    expect(groupEvents(off.events)).toEqual([
+      { eventName: 'OnGroupModified', loginName: 'bob', group },
+      { eventName: 'OnGroupModified', loginName: 'carol', group },
+    ])
+  })
+
+  it('a user joins, another leaves: Created for the one, Removed for the other, Modified for the rest', () => {
+    const w = world({ members: ['bob', 'carol'] })
+    const joined = w.run({
+      type: 'huntingGroupMember',
+      loginName: 'dave',
+      group: GROUP,
+      join: true,
+    })
+    expect(
+      groupEvents(joined.events).map((event) => `${event.eventName} ${event.loginName}`),
+    ).toEqual(['OnGroupModified bob', 'OnGroupModified carol', 'OnGroupCreated dave'])
+    const left = w.run({ type: 'huntingGroupMember', loginName: 'bob', group: GROUP, join: false })
+    const group = view([
+      ['carol', true],
+      ['dave', true],
+    ])
+    expect(groupEvents(left.events)).toEqual([
+      { eventName: 'OnGroupModified', loginName: 'carol', group },
+      { eventName: 'OnGroupModified', loginName: 'dave', group },
+      { eventName: 'OnGroupRemoved', loginName: 'bob', groupId: 'hunting-2100' },
+    ])
+  })
+
+  it('settings the members do not see send nothing; a new policy sends Modified', () => {
+    const w = world({ members: ['bob'] })
+    const quiet = w.run({
+      type: 'setHuntingGroup',
+      group: definition({ members: ['bob'], queueSize: 5 }),
+    })
+    expect(groupEvents(quiet.events)).toEqual([])
+    const parallel = w.run({
+      type: 'setHuntingGroup',
+      group: definition({ members: ['bob'], policy: 'PARALLEL' }),
+    })
+    expect(groupEvents(parallel.events)).toEqual([
+      {
+        eventName: 'OnGroupModified',
+        loginName: 'bob',
+        group: view([['bob', true]], { policy: 'PARALLEL' }),
+      },
+    ])
+  })
+
+  it('deleted: each member gets OnGroupRemoved', () => {
+    const w = world({ members: ['bob', 'carol'] })
+    expect(groupEvents(w.run({ type: 'deleteHuntingGroup', number: GROUP }).events)).toEqual([
+      { eventName: 'OnGroupRemoved', loginName: 'bob', groupId: 'hunting-2100' },
+      { eventName: 'OnGroupRemoved', loginName: 'carol', groupId: 'hunting-2100' },
+    ])
+  })
+
+  it('a log-on the platform cannot honour: OnGroupLoggedFailed, and the member stays logged off', () => {
+    const w = world({ members: ['bob', 'carol'] })
+    w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: false })
+    w.run({ type: 'setDevice', deviceId: '1002', state: 'OUT_OF_SERVICE' })
+    const failed = w.run({ type: 'huntingGroupLogOn', loginName: 'bob', logOn: true })
+    expect(failed.events).toEqual([
+      {
+        eventName: 'OnGroupLoggedFailed',
+        loginName: 'bob',
+        groupId: 'hunting-2100',
+        reason: 'DEVICE_OUT_OF_SERVICE',
+      },
+    ])
+    expect(w.state.huntingGroups?.[GROUP]?.loggedOff).toEqual(['bob'])
   })
 })

@@ -5,6 +5,7 @@
  * group call is as durable, deterministic and replayable as any call; the operations are in
  * operations/hunting.ts.
  */
+import type { Group } from '@openness/wire'
 
 /** How a call to the group is offered to its members. */
 export const HUNT_POLICIES = ['PARALLEL', 'SEQUENTIAL', 'CIRCULAR', 'LONGEST_IDLE'] as const
@@ -100,3 +101,24 @@ export const DEFAULT_QUEUE_SIZE = 10
 export const MAX_MEMBERS = 100
 /** The most groups the engine holds (their definitions are stored with every batch: docs/groups.md). */
 export const MAX_GROUPS = 200
+
+/** The id of a hunting group in the groups resource (docs/groups.md, "The groups resource"). */
+export function huntingGroupId(number: string): string {
+  return `hunting-${number}`
+}
+
+/** A hunting group as the groups resource and its events show it: its members AGENTs, logged on or not. */
+export function huntingGroupView(group: HuntingGroup): Group {
+  return {
+    groupId: huntingGroupId(group.number),
+    type: 'HUNTING_GROUP',
+    name: group.name,
+    number: group.number,
+    policy: group.policy,
+    members: group.members.map((loginName) => ({
+      loginName,
+      role: 'AGENT' as const,
+      logon: !group.loggedOff.includes(loginName),
+    })),
+  }
+}

@@ -1,7 +1,9 @@
 /**
  * The commands that change hunting groups (docs/groups.md): a member logs on and off, a user joins and leaves
  * a group that allows it, the control plane sets and deletes groups, the directory file provisions them. Each
- * member who is logged on, or no longer is, gets OnDynamicStateChanged (the SDKs' hunting-group state).
+ * member who is logged on, or no longer is, gets OnDynamicStateChanged (the SDKs' hunting-group state); each
+ * user who a group's view changes for gets OnGroupCreated, OnGroupModified or OnGroupRemoved (package
+ * `groups`), and a log-on the platform cannot honour OnGroupLoggedFailed.
  */
 import { PlatformError } from '../../platform-error.js'
 import { allCalls } from '../call-index.js'
@@ -10,10 +12,14 @@ import {
   groupOfMember,
   type HuntingGroup,
   type HuntingGroupDefinition,
+  type HuntingGroups,
+  huntingGroupId,
+  huntingGroupView,
   isLoggedOn,
   MAX_GROUPS,
   newHuntingGroup,
 } from '../hunting-groups.js'
+import { sameJson } from '../same-json.js'
 import type { EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { releaseCall } from './guards.js'
@@ -40,12 +46,70 @@ function tellLogOn(transaction: Transaction, loginName: string, was: boolean, is
     })
 }
 
+/**
+ * The groups' events of a change from the groups `before` to the transaction's: a user a group's view now has
+ * and did not gets OnGroupCreated, one it had and has not OnGroupRemoved, and one in both OnGroupModified when
+ * the view changed (members, their log-on, name, number, policy; not the calls waiting nor whom it served).
+ */
+function tellGroupChanges(transaction: Transaction, before: HuntingGroups | undefined): void {
+  const after = transaction.state.huntingGroups
+  if (before === after) return
+  const numbers = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])
+  for (const number of [...numbers].sort()) {
+    const was = before?.[number]
+    const is = after?.[number]
+    if (was === is) continue
+    const wasView = was && huntingGroupView(was)
+    const isView = is && huntingGroupView(is)
+    const wasMembers = new Set(was?.members)
+    for (const loginName of is?.members ?? [])
+      if (!wasMembers.has(loginName))
+        transaction.events.push({ eventName: 'OnGroupCreated', loginName, group: isView })
+      else if (!sameJson(wasView, isView))
+        transaction.events.push({ eventName: 'OnGroupModified', loginName, group: isView })
+    const isMembers = new Set(is?.members)
+    for (const loginName of was?.members ?? [])
+      if (!isMembers.has(loginName))
+        transaction.events.push({
+          eventName: 'OnGroupRemoved',
+          loginName,
+          groupId: huntingGroupId(number),
+        })
+  }
+}
+
+/** The operation, followed by the groups' events of what it changed in them. */
+function withGroupEvents<C extends EngineCommand>(operation: Operation<C>): Operation<C> {
+  return (transaction, command, context) => {
+    const before = transaction.state.huntingGroups
+    const answer = operation(transaction, command, context)
+    tellGroupChanges(transaction, before)
+    return answer
+  }
+}
+
 /** The group the user is a member of; NOT_EXPECTED when none. */
 function requireMembership(transaction: Transaction, loginName: string): HuntingGroup {
   const group = groupOfMember(transaction.state.huntingGroups, loginName)
   if (group === undefined)
     throw new PlatformError('NOT_EXPECTED', `'${loginName}' is a member of no hunting group`)
   return group
+}
+
+/**
+ * Why the member cannot be logged on now, if it cannot: it has no device the group could ring
+ * (`NO_DEVICE`), or that device is out of service (`DEVICE_OUT_OF_SERVICE`).
+ */
+function logOnFailure(
+  transaction: Transaction,
+  context: EngineContext,
+  loginName: string,
+): 'NO_DEVICE' | 'DEVICE_OUT_OF_SERVICE' | undefined {
+  const deviceId = context.directory.resolve(loginName)?.deviceId
+  if (deviceId === undefined) return 'NO_DEVICE'
+  return transaction.state.devices[deviceId]?.state === 'OUT_OF_SERVICE'
+    ? 'DEVICE_OUT_OF_SERVICE'
+    : undefined
 }
 
 /** The group with this number; NOT_FOUND when there is none. */
@@ -88,6 +152,17 @@ const huntingGroupLogOn: Operation<Command<'huntingGroupLogOn'>> = (
   const group = requireMembership(transaction, loginName)
   const was = isLoggedOn(group, loginName)
   if (was === logOn) return undefined
+  const reason = logOn ? logOnFailure(transaction, context, loginName) : undefined
+  if (reason !== undefined) {
+    // The request is well formed, and the platform cannot honour it now: the member stays logged off.
+    transaction.events.push({
+      eventName: 'OnGroupLoggedFailed',
+      loginName,
+      groupId: huntingGroupId(group.number),
+      reason,
+    })
+    return undefined
+  }
   changeGroup(transaction, group, {
     loggedOff: logOn
       ? group.loggedOff.filter((member) => member !== loginName)
@@ -299,14 +374,16 @@ export function forgetMember(
   loginName: string,
   context: EngineContext,
 ): void {
-  const group = groupOfMember(transaction.state.huntingGroups, loginName)
-  if (group !== undefined)
-    setMembers(
-      transaction,
-      group,
-      group.members.filter((member) => member !== loginName),
-      context,
-    )
+  const before = transaction.state.huntingGroups
+  const group = groupOfMember(before, loginName)
+  if (group === undefined) return
+  setMembers(
+    transaction,
+    group,
+    group.members.filter((member) => member !== loginName),
+    context,
+  )
+  tellGroupChanges(transaction, before)
 }
 
 export const huntingOperations = {
@@ -318,9 +395,9 @@ export const huntingOperations = {
     huntQueueTimeout(transaction, command.callRef, context)
     return undefined
   }) satisfies Operation<Command<'huntQueueTimeout'>>,
-  huntingGroupLogOn,
-  huntingGroupMember,
-  setHuntingGroup,
-  deleteHuntingGroup,
-  provisionHuntingGroups,
+  huntingGroupLogOn: withGroupEvents(huntingGroupLogOn),
+  huntingGroupMember: withGroupEvents(huntingGroupMember),
+  setHuntingGroup: withGroupEvents(setHuntingGroup),
+  deleteHuntingGroup: withGroupEvents(deleteHuntingGroup),
+  provisionHuntingGroups: withGroupEvents(provisionHuntingGroups),
 }
