@@ -26,6 +26,7 @@ import { authenticateRoutes } from '../gateway/routes/authenticate.js'
 import { comlogRoutes } from '../gateway/routes/comlog.js'
 import { directoryRoutes } from '../gateway/routes/directory.js'
 import { eventSummaryRoutes } from '../gateway/routes/event-summary.js'
+import { groupRoutes } from '../gateway/routes/groups.js'
 import { healthRoutes } from '../gateway/routes/health.js'
 import { locatorRoutes, vcardRoutes } from '../gateway/routes/locator.js'
 import { loginRoutes } from '../gateway/routes/logins.js'
@@ -106,6 +107,7 @@ export async function buildApp(
       await v1.register(routingRoutes, { prefix: '/routing' })
       await v1.register(comlogRoutes, { prefix: '/comlog' })
       await v1.register(eventSummaryRoutes)
+      await v1.register(groupRoutes)
       await v1.register(directoryRoutes, { prefix: '/directory' })
       await v1.register(voicemailRoutes, { prefix: '/messaging/mailboxes' })
       await v1.register(systemRoutes)

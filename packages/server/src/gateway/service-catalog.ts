@@ -24,6 +24,7 @@ const USER_SERVICES: readonly CatalogEntry[] = [
   { serviceName: 'State', relativeUrl: '/telephony/state', anyOf: TELEPHONY },
   { serviceName: 'Directory', relativeUrl: '/directory' },
   { serviceName: 'EventSummary', relativeUrl: '/eventSummary' },
+  { serviceName: 'Groups', relativeUrl: '/groups' },
   { serviceName: 'Routing', relativeUrl: '/routing' },
   { serviceName: 'Subscriptions', relativeUrl: '/subscriptions', anyOf: NOTIFICATION },
   { serviceName: 'Comlog', relativeUrl: '/comlog/records' },

@@ -67,7 +67,7 @@ describe('unknown versions and paths', () => {
     expectRestError(await service.app.inject({ url }), 404, 'NOT_FOUND', /No resource/)
   })
 
-  it.each(['/api/rest/1.0/groups', '/api/rest/1.0/presence', '/api/rest/1.0/conference'])(
+  it.each(['/api/rest/1.0/instantMessaging', '/api/rest/1.0/presence', '/api/rest/1.0/conference'])(
     'answers %s, a service not installed yet, with 503 SERVER_PROBLEM (rule 2)',
     async (url) => {
       expectRestError(

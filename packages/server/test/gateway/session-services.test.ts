@@ -75,6 +75,7 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   routing: ['Routing'],
   comlog: ['Comlog'],
   eventSummary: ['EventSummary'],
+  groups: ['Groups'],
   directory: ['Directory'],
   messaging: ['Voicemail'],
   // Reached through the location service's VCARD base (docs/vcard.md).

@@ -392,8 +392,8 @@ describe('licenses held by sessions', () => {
     const info = expectSchema<SessionInfo>(SessionInfo, await get(dave))
     expect(info.capabilities).toEqual(['BASIC_TELEPHONY'])
     // TELEPHONY_BASIC: the telephony service (basicCall) and the state, not the devices (advanced); the
-    // directory search, event summary, routing and the communication log need no license
-    // (docs/directory-search.md, docs/comlog.md, docs/routing.md).
+    // directory search, event summary, groups, routing and the communication log need no license
+    // (docs/directory-search.md, docs/groups.md, docs/comlog.md, docs/routing.md).
     expect(info.services.map((service) => service.serviceName)).toEqual([
       'Users',
       'Telephony',
@@ -401,6 +401,7 @@ describe('licenses held by sessions', () => {
       'State',
       'Directory',
       'EventSummary',
+      'Groups',
       'Routing',
       'Comlog',
     ])

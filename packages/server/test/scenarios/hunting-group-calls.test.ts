@@ -1,7 +1,7 @@
 /**
  * Issue 34 over real sockets: a call to the demo's Sales group (2100: alice then bob, CIRCULAR, 15 s each) is
  * offered to alice, moves on to bob after the no-answer time (virtual clock) and is answered by him; a member
- * logging off and on is told on its channel. Each user sees it on its own event channel.
+ * logging off and on is told on its channel, and the other member sees the group change (package groups). Each user sees it on its own event channel.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiWorld } from './api-apps.js'
@@ -55,17 +55,32 @@ describe('hunting groups over real sockets', () => {
     })
   })
 
-  it('a member logging off and on is told each time on its channel', async () => {
-    const alice = await app('alice')
+  it('a member logging off and on is told each time on its channel, and so is the group', async () => {
+    const alice = await world.app('alice', ['telephony', 'groups'])
+    const bob = await world.app('bob', ['groups'])
     expect((await alice.call('DELETE', '/telephony/huntingGroupLogOn')).status).toBe(204)
     expect(await alice.next('OnDynamicStateChanged')).toEqual({
       eventName: 'OnDynamicStateChanged',
       loginName: 'alice',
       huntingGroupState: { logon: false },
     })
+    // The other member sees alice logged off in the group (package groups).
+    expect(await bob.next('OnGroupModified')).toMatchObject({
+      loginName: 'bob',
+      group: {
+        groupId: 'hunting-2100',
+        members: [
+          { loginName: 'alice', role: 'AGENT', logon: false },
+          { loginName: 'bob', role: 'AGENT', logon: true },
+        ],
+      },
+    })
     expect((await alice.call('POST', '/telephony/huntingGroupLogOn')).status).toBe(204)
     expect(await alice.next('OnDynamicStateChanged')).toMatchObject({
       huntingGroupState: { logon: true },
+    })
+    expect(await alice.next('OnGroupModified')).toMatchObject({
+      group: { members: [{ loginName: 'alice', logon: true }, { loginName: 'bob' }] },
     })
   })
 })

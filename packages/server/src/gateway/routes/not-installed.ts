@@ -11,7 +11,6 @@ import { RestError } from '../rest-error.js'
 export const NOT_INSTALLED_SERVICES: Readonly<Record<string, string>> = {
   presence: 'Presence',
   instantMessaging: 'Instant messaging',
-  groups: 'Groups',
   conference: 'Conference',
 }
 

@@ -7,7 +7,12 @@ import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wi
 import { PlatformError } from '../platform-error.js'
 import { allCalls, lookupOf } from './call-index.js'
 import { callView } from './call-view.js'
-import { groupOfMember, type HuntingGroup, isLoggedOn } from './hunting-groups.js'
+import {
+  groupOfMember,
+  type HuntingGroup,
+  type HuntingGroups,
+  isLoggedOn,
+} from './hunting-groups.js'
 import { incomingCallbacks } from './operations/callbacks.js'
 import { getParticipant, listParticipants } from './operations/conference.js'
 import { deviceState, devicesOf } from './operations/feature-support.js'
@@ -68,6 +73,11 @@ export class TelephonyQueries {
       hgList: Object.keys(groups).sort(),
       ...(current !== undefined && { currentHg: current.number }),
     }
+  }
+
+  /** The hunting groups as the state holds them (the groups resource reads its views from them). */
+  huntingGroupsState(): HuntingGroups | undefined {
+    return this.state.huntingGroups
   }
 
   /** Every hunting group, by number (the control plane, the groups resource). */
