@@ -6,7 +6,7 @@
 import { type Static, Type } from 'typebox'
 import { enumeration } from './enumeration.js'
 
-export const GROUP_TYPES = ['HUNTING_GROUP', 'PICKUP_GROUP'] as const
+export const GROUP_TYPES = ['HUNTING_GROUP', 'PICKUP_GROUP', 'SUPERVISION_GROUP'] as const
 export const GroupType = enumeration(GROUP_TYPES, { title: 'GroupType' })
 export type GroupType = (typeof GROUP_TYPES)[number]
 
@@ -33,7 +33,8 @@ export type GroupMember = Static<typeof GroupMember>
 export const Group = Type.Object(
   {
     groupId: Type.String({
-      description: 'hunting-{number} for a hunting group, pickup-{name} for a pickup group',
+      description:
+        'hunting-{number} for a hunting group, pickup-{name} for a pickup group, supervision-{name} for a supervision group',
     }),
     type: GroupType,
     name: Type.String(),

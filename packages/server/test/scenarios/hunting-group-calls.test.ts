@@ -1,7 +1,8 @@
 /**
  * Issue 34 over real sockets: a call to the demo's Sales group (2100: alice then bob, CIRCULAR, 15 s each) is
  * offered to alice, moves on to bob after the no-answer time (virtual clock) and is answered by him; a member
- * logging off and on is told on its channel, and the other member sees the group change (package groups). Each user sees it on its own event channel.
+ * logging off and on is told on its channel, and the other member sees the group change (package groups); a
+ * supervisor is told when a user it supervises becomes busy. Each user sees it on its own event channel.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ApiWorld } from './api-apps.js'
@@ -81,6 +82,26 @@ describe('hunting groups over real sockets', () => {
     })
     expect(await alice.next('OnGroupModified')).toMatchObject({
       group: { members: [{ loginName: 'alice', logon: true }, { loginName: 'bob' }] },
+    })
+  })
+
+  it("a supervisor is told when a supervised user's state changes", async () => {
+    const henri = await world.app('henri', ['groups'])
+    const bob = await app('bob')
+    const karim = await app('karim')
+    const made = await bob.call('POST', '/telephony/calls', { deviceId: '1002', callee: '1011' })
+    expect(made.status).toBe(201)
+    const { callRef } = (await bob.next('OnCallCreated')) as { callRef: string }
+    expect(await karim.next('OnCallCreated')).toMatchObject({ callRef })
+    const answered = await karim.call('POST', `/telephony/calls/${callRef}/answer`, {
+      deviceId: '1011',
+    })
+    expect(answered.status).toBe(204)
+    expect(await henri.next('OnSupervisedUpdated')).toEqual({
+      eventName: 'OnSupervisedUpdated',
+      loginName: 'henri',
+      groupId: 'supervision-paris-sales',
+      supervised: { loginName: 'bob', state: 'BUSY' },
     })
   })
 })

@@ -23,6 +23,7 @@ function sources(app: FastifyInstance): GroupSources {
       const name = user?.record.pickupGroup
       return name === undefined ? undefined : directory.pickupGroup(name)
     },
+    supervisionGroups: directory.settings.supervisionGroups ?? [],
   }
 }
 

@@ -86,4 +86,13 @@ export interface DirectorySettings {
    * live"): the engine's own groups follow these when the file changes.
    */
   huntingGroups?: HuntingGroupDefinition[]
+  /** The directory file's supervision groups (docs/groups.md, "Supervision groups"); none when absent. */
+  supervisionGroups?: SupervisionGroup[]
+}
+
+/** Supervisors and the users they supervise. */
+export interface SupervisionGroup {
+  name: string
+  supervisors: string[]
+  supervised: string[]
 }

@@ -58,7 +58,37 @@ export function checkDirectoryDocument(document: DirectoryDocument): DirectoryPr
   })
   checkOutsideParties(document, report)
   checkHuntingGroups(document, report)
+  checkSupervisionGroups(document, report)
   return problems
+}
+
+/** The supervision groups: unique names, users for supervisors and supervised, none supervising itself. */
+function checkSupervisionGroups(document: DirectoryDocument, report: Report): void {
+  const users = new Set(document.users.map((user) => user.loginName))
+  const names = new Map<string, string>()
+  document.supervisionGroups?.forEach((group, index) => {
+    const path: DirectoryPath = ['supervisionGroups', index]
+    const problem = pickupGroupNameProblem(group.name)
+    if (problem !== undefined) report({ path: [...path, 'name'], message: problem })
+    else if (names.has(group.name))
+      report({
+        path: [...path, 'name'],
+        message: `${JSON.stringify(group.name)} is already the name of ${names.get(group.name)}`,
+      })
+    else names.set(group.name, formatDirectoryPath(path))
+    for (const field of ['supervisors', 'supervised'] as const)
+      group[field].forEach((login, position) => {
+        if (!users.has(login))
+          report({ path: [...path, field, position], message: `no user '${login}'` })
+      })
+    group.supervised.forEach((login, position) => {
+      if (group.supervisors.includes(login))
+        report({
+          path: [...path, 'supervised', position],
+          message: `'${login}' is one of the group's supervisors`,
+        })
+    })
+  })
 }
 
 /**

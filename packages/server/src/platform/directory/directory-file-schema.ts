@@ -263,6 +263,28 @@ export const DirectoryHuntingGroup = Type.Object(
 )
 export type DirectoryHuntingGroup = Static<typeof DirectoryHuntingGroup>
 
+/**
+ * A supervision group of the directory file (docs/groups.md, "Supervision groups"): supervisors who follow the
+ * state of the users they supervise.
+ */
+export const DirectorySupervisionGroup = Type.Object(
+  {
+    name: PickupGroupName,
+    supervisors: Type.Array(Type.String(), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'login names of the users who supervise',
+    }),
+    supervised: Type.Array(Type.String(), {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'login names of the users they supervise',
+    }),
+  },
+  { ...closed, title: 'DirectorySupervisionGroup' },
+)
+export type DirectorySupervisionGroup = Static<typeof DirectorySupervisionGroup>
+
 /** The whole directory file. */
 export const DirectoryDocument = Type.Object(
   {
@@ -310,6 +332,9 @@ export const DirectoryDocument = Type.Object(
     administrators: Type.Optional(Type.Array(DirectoryAdministrator)),
     outsideParties: Type.Optional(Type.Array(OutsidePartyRule)),
     huntingGroups: Type.Optional(Type.Array(DirectoryHuntingGroup, { maxItems: MAX_GROUPS })),
+    supervisionGroups: Type.Optional(
+      Type.Array(DirectorySupervisionGroup, { maxItems: MAX_GROUPS }),
+    ),
   },
   { ...closed, title: 'DirectoryDocument' },
 )

@@ -670,6 +670,9 @@ describe('importDirectory of the demo file', () => {
           selfJoin: false,
         },
       ],
+      supervisionGroups: [
+        { name: 'paris-sales', supervisors: ['henri'], supervised: ['alice', 'bob'] },
+      ],
     })
   })
 })

@@ -184,6 +184,9 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
     languages: { gui: [...document.languages.gui], tui: [...document.languages.tui] },
     ...(document.outsideParties && { outsideParties: structuredClone(document.outsideParties) }),
     ...(document.huntingGroups && { huntingGroups: document.huntingGroups.map(huntingGroupOf) }),
+    ...(document.supervisionGroups && {
+      supervisionGroups: structuredClone(document.supervisionGroups),
+    }),
   }
 }
 

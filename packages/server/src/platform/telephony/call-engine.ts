@@ -41,6 +41,28 @@ const OPERATIONS: Operations = {
   ...interphonyOperations,
 }
 
+/**
+ * Each supervisor of a user whose state changed is told (OnSupervisedUpdated, package groups; docs/groups.md,
+ * "Supervision groups"), after the command's own events.
+ */
+function tellSupervisors(transaction: Transaction, context: EngineContext): void {
+  const { events } = transaction
+  const count = events.length
+  for (let index = 0; index < count; index++) {
+    const event = events[index]
+    if (event?.eventName !== 'OnUserStateModified') continue
+    const supervised = event.loginName
+    for (const { groupId, supervisors } of context.directory.supervisorsOf?.(supervised) ?? [])
+      for (const loginName of supervisors)
+        events.push({
+          eventName: 'OnSupervisedUpdated',
+          loginName,
+          groupId,
+          supervised: { loginName: supervised, state: event['state'] },
+        })
+  }
+}
+
 /** Runs `command` at `now`; throws PlatformError (NOT_FOUND, NOT_EXPECTED, BAD_PARAMETER) and changes nothing when refused. */
 export function execute(
   state: TelephonyState,
@@ -60,6 +82,7 @@ export function execute(
   }
   transaction.finish()
   noteIdleMembers(transaction)
+  if (context.directory.supervisorsOf !== undefined) tellSupervisors(transaction, context)
   return {
     state: transaction.state,
     events: transaction.events,

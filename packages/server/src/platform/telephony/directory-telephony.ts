@@ -6,6 +6,7 @@
  */
 import type { Device } from '@openness/wire'
 import type { Directory, UserAccount } from '../directory/directory.js'
+import { supervisionGroupId } from '../groups/user-groups.js'
 import { type CompanyNumbers, dialableNumber } from '../numbering/numbering.js'
 import { PlatformError } from '../platform-error.js'
 import { newDevice } from './operations/directory-devices.js'
@@ -13,12 +14,31 @@ import type {
   CallFeatures,
   OutsideBehaviour,
   PartyPerson,
+  Supervision,
   TelephonyDirectory,
 } from './telephony-directory.js'
 import type { DeviceRecord, Endpoint } from './telephony-state.js'
 
 export class DirectoryTelephony implements TelephonyDirectory {
   constructor(private readonly directory: Directory) {}
+
+  /** The supervision groups by supervised user, made once per settings object (they change with the file). */
+  #supervision: { settings: object; bySupervised: Map<string, Supervision[]> } | undefined
+
+  supervisorsOf(loginName: string): readonly Supervision[] {
+    const { settings } = this.directory
+    if (this.#supervision?.settings !== settings) {
+      const bySupervised = new Map<string, Supervision[]>()
+      for (const group of settings.supervisionGroups ?? [])
+        for (const supervised of group.supervised)
+          bySupervised.set(supervised, [
+            ...(bySupervised.get(supervised) ?? []),
+            { groupId: supervisionGroupId(group.name), supervisors: group.supervisors },
+          ])
+      this.#supervision = { settings, bySupervised }
+    }
+    return this.#supervision.bySupervised.get(loginName) ?? NO_SUPERVISION
+  }
 
   isMobile(deviceId: string): boolean {
     const user = this.directory.findUserByDevice(deviceId)
@@ -197,6 +217,8 @@ export class DirectoryTelephony implements TelephonyDirectory {
       )
   }
 }
+
+const NO_SUPERVISION: readonly Supervision[] = Object.freeze([])
 
 function deviceIds(user: UserAccount | undefined): string[] {
   return (user?.record.devices ?? []).flatMap((device: Device) => (device.id ? [device.id] : []))

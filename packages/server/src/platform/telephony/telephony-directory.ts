@@ -41,6 +41,17 @@ export interface TelephonyDirectory {
    * (a hunting group's number is reached from outside so); `dialed` itself when it has no such prefix.
    */
   extensionOf?(dialed: string): string
+  /**
+   * The supervision groups the user is supervised in, each with its supervisors (docs/groups.md, "Supervision
+   * groups"): they are told when the user's state changes. None when absent.
+   */
+  supervisorsOf?(loginName: string): readonly Supervision[]
+}
+
+/** A supervision group a user is supervised in: its id in the groups resource, and who supervises. */
+export interface Supervision {
+  groupId: string
+  supervisors: readonly string[]
 }
 
 /** How an outside party behaves when the platform calls it (docs/call-model.md, "Outside parties"). */
