@@ -22,6 +22,11 @@ export interface UserRecord extends Omit<User, 'dialingRule'> {
   intrusion?: boolean
   /** Nobody may intrude into a call of the user. */
   intrusionProtection?: boolean
+  /**
+   * A desk-sharing user: its one device is its number, in service only while the user is logged on at a
+   * desk-sharing set (docs/directory-file.md, "Desk sharing"). Not a User field.
+   */
+  deskSharing?: boolean
 }
 
 /** An administrator account; a supervisor may open supervised sessions. */
@@ -86,4 +91,12 @@ export interface DirectorySettings {
    * live"): the engine's own groups follow these when the file changes.
    */
   huntingGroups?: HuntingGroupDefinition[]
+  /** The desk-sharing sets (the directory file's `deskSharingSets`); none when absent. */
+  deskSharingSets?: DeskSharingSet[]
+}
+
+/** A desk-sharing set: a number of the plan where a desk-sharing user logs on. */
+export interface DeskSharingSet {
+  number: string
+  label?: string
 }

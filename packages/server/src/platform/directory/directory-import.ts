@@ -184,6 +184,9 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
     languages: { gui: [...document.languages.gui], tui: [...document.languages.tui] },
     ...(document.outsideParties && { outsideParties: structuredClone(document.outsideParties) }),
     ...(document.huntingGroups && { huntingGroups: document.huntingGroups.map(huntingGroupOf) }),
+    ...(document.deskSharingSets && {
+      deskSharingSets: document.deskSharingSets.map((set) => ({ ...set })),
+    }),
   }
 }
 
@@ -235,6 +238,7 @@ export function userRecord(
     pickupGroup: copy.pickupGroup,
     intrusion: copy.intrusion,
     intrusionProtection: copy.intrusionProtection,
+    deskSharing: copy.deskSharing,
     nodeId,
   })
 }

@@ -41,6 +41,13 @@ export interface TelephonyDirectory {
    * (a hunting group's number is reached from outside so); `dialed` itself when it has no such prefix.
    */
   extensionOf?(dialed: string): string
+  /**
+   * Whether the user is a desk-sharing user (the directory file's `deskSharing`): its number is in service only
+   * while it is logged on at a desk-sharing set (operations/desk-sharing.ts). Absent: nobody is.
+   */
+  isDeskSharingUser?(loginName: string): boolean
+  /** Whether the number is a desk-sharing set of the directory file (`deskSharingSets`). Absent: none is. */
+  isDeskSharingSet?(number: string): boolean
 }
 
 /** How an outside party behaves when the platform calls it (docs/call-model.md, "Outside parties"). */
