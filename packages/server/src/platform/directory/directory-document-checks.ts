@@ -70,7 +70,8 @@ function checkDeskSharing(document: DirectoryDocument, report: Report): void {
   const taken = new Map<string, string>()
   document.users.forEach((user, index) => {
     for (const device of user.devices ?? []) taken.set(device.id, 'a device')
-    if (user.companyPhone !== undefined) taken.set(user.companyPhone, 'a company phone')
+    if (user.companyPhone !== undefined && !taken.has(user.companyPhone))
+      taken.set(user.companyPhone, 'a company phone')
     if (user.deskSharing === true && (user.devices ?? []).length !== 1)
       report({
         path: ['users', index, 'deskSharing'],

@@ -176,6 +176,7 @@ export const DirectoryUserPatch = Type.Object(
     pickupGroup: Type.Optional(nullable(PickupGroupName)),
     intrusion: Type.Optional(nullable(IntrusionRight)),
     intrusionProtection: Type.Optional(nullable(IntrusionProtection)),
+    deskSharing: Type.Optional(nullable(DeskSharingUser)),
   },
   { ...closed, title: 'DirectoryUserPatch' },
 )
