@@ -71,6 +71,8 @@ const SERVED: readonly (readonly [string, readonly Tag[]])[] = [
   ['POST /telephony/huntingGroupMember/{}', ALL],
   ['DELETE /telephony/huntingGroupMember/{}', ALL],
   ['GET /telephony/huntingGroups', ALL],
+  ['POST /telephony/deskSharing', ALL],
+  ['DELETE /telephony/deskSharing', ALL],
   ['GET /telephony/miniMessages', ALL],
   ['POST /telephony/miniMessages', ALL],
   ['GET /telephony/state', ALL],

@@ -8,6 +8,7 @@
 import { CALL_FLOWS } from './call-flows.js'
 import { COMLOG_FLOWS } from './comlog-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
+import { DESK_SHARING_FLOWS } from './desk-sharing-flows.js'
 import { DIRECTORY_FLOWS } from './directory-flows.js'
 import type { Flow } from './flow-support.js'
 import { HUNTING_GROUP_FLOWS } from './hunting-group-flows.js'
@@ -25,6 +26,7 @@ export const FLOWS: readonly Flow[] = [
   ...SESSION_FLOWS,
   ...CALL_FLOWS,
   ...HUNTING_GROUP_FLOWS,
+  ...DESK_SHARING_FLOWS,
   ...O2G_FLOWS,
   ...COMPAT_FLOWS,
   ...ROUTING_FLOWS,

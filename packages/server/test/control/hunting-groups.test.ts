@@ -105,6 +105,11 @@ describe('the control plane', () => {
       ],
       ['/huntingGroups/2300', { name: 'X', policy: 'RANDOM', members: [] }, 'policy'],
       [
+        '/huntingGroups/1900',
+        { name: 'X', policy: 'PARALLEL', members: [] },
+        'number: 1900 is a desk-sharing set',
+      ],
+      [
         '/huntingGroups/2300',
         { name: 'X', policy: 'PARALLEL', members: [], whenBusy: 'OVERFLOW' },
         'whenBusy: OVERFLOW needs an overflow',

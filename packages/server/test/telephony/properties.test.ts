@@ -56,6 +56,8 @@ const USERS = [
   { loginName: 'bob', firstName: 'Bob', lastName: 'Bernard', devices: ['1002'] },
   { loginName: 'carol', firstName: 'Carol', lastName: 'Chevalier', devices: ['1003', '1013'] },
   { loginName: 'dave', firstName: 'Dave', lastName: 'Dubois', devices: ['1004'], multimedia: true },
+  // A desk-sharing user (operations/desk-sharing.ts): 1005 is in service while erin is logged on at a set.
+  { loginName: 'erin', firstName: 'Erin', lastName: 'Etienne', devices: ['1005'] },
 ] as const
 type User = (typeof USERS)[number]
 const LOGINS = USERS.map((user) => user.loginName)
@@ -105,6 +107,9 @@ const GROUPS: HuntingGroupDefinition[] = [
   },
 ]
 const GROUP_NUMBERS = GROUPS.map((group) => group.number)
+/** The desk-sharing sets, and the one desk-sharing user (erin, with a voice mail and nothing else). */
+const DESK_SETS = ['1900', '1901']
+const DESK_USER = 'erin'
 /** What users dial: devices, login names, hunting groups, outside numbers, and a number that reaches nobody. */
 const CALLEES = [
   ...DEVICES,
@@ -142,6 +147,7 @@ const FEATURES: Record<string, CallFeatures> = {
     intrusion: true,
   },
   dave: { intrusionProtection: true },
+  erin: { voicemail: '8005' },
 }
 const directory: TelephonyDirectory = {
   ownerOfDevice: (deviceId) => {
@@ -149,6 +155,8 @@ const directory: TelephonyDirectory = {
     return user && { ...user, multimedia: 'multimedia' in user && user.multimedia }
   },
   featuresOf: (loginName) => FEATURES[loginName] ?? {},
+  isDeskSharingUser: (loginName) => loginName === DESK_USER,
+  isDeskSharingSet: (number) => DESK_SETS.includes(number),
   resolve: (dialed) => {
     const byDevice = owners.get(dialed)
     if (byDevice) return { number: dialed, deviceId: dialed, loginName: byDevice.loginName }
@@ -171,7 +179,7 @@ const directory: TelephonyDirectory = {
 const context: EngineContext = { directory, settings: DEFAULT_ENGINE_SETTINGS }
 const RINGING_TIMEOUT = DEFAULT_ENGINE_SETTINGS.ringingTimeoutMs
 
-/** The state every sequence starts from: every device in service, the hunting groups set. */
+/** The state every sequence starts from: every device in service but erin's, the hunting groups set. */
 const emptyState = () =>
   execute(
     initialState(
@@ -179,7 +187,8 @@ const emptyState = () =>
         user.devices.map((deviceId) => ({
           deviceId,
           loginName: user.loginName,
-          state: 'IN_SERVICE' as const,
+          state:
+            user.loginName === DESK_USER ? ('OUT_OF_SERVICE' as const) : ('IN_SERVICE' as const),
           mutable: true,
           muted: false,
         })),
@@ -772,6 +781,25 @@ const ACTIONS = {
       join: p.join,
     }),
   } satisfies ActionKind<{ user: number; group: number; join: boolean }>,
+  // Desk sharing (operations/desk-sharing.ts): erin logs on at a set (or one that is none), and off; alice,
+  // who is no desk-sharing user, tries.
+  deskSharingLogOn: {
+    weight: 2,
+    params: fc.record({ user: fc.nat(3), set: fc.nat(DESK_SETS.length) }),
+    command: (_world, p) => ({
+      type: 'deskSharingLogOn',
+      loginName: p.user === 0 ? 'alice' : DESK_USER,
+      set: [...DESK_SETS, '1002'][p.set] as string,
+    }),
+  } satisfies ActionKind<{ user: number; set: number }>,
+  deskSharingLogOff: {
+    weight: 1,
+    params: fc.nat(3),
+    command: (_world, user) => ({
+      type: 'deskSharingLogOff',
+      loginName: user === 0 ? 'alice' : DESK_USER,
+    }),
+  } satisfies ActionKind<number>,
   outsidePartyAnswers: {
     weight: 2,
     params: fc.nat(15),
@@ -1265,6 +1293,7 @@ class Checker {
           ).toBeDefined()
     }
     this.checkHunts(state, where)
+    this.checkDeskSharing(state, where)
     // Every ringing timeout belongs to a connection that still rings, every park timeout to a parked call.
     for (const timer of state.timers) {
       const command = timer.command
@@ -1346,6 +1375,25 @@ class Checker {
     }
   }
 
+  /**
+   * Desk sharing: the desk-sharing user's number is in service exactly while the user is logged on at a set,
+   * a user is at one set at most, and a number out of service is in no call.
+   */
+  private checkDeskSharing(state: TelephonyState, where: () => string): void {
+    const seats = Object.entries(state.deskSharing ?? {})
+    const users = seats.map(([, login]) => login)
+    expect(new Set(users).size, `a user at two sets; ${where()}`).toBe(users.length)
+    for (const [set] of seats) expect(DESK_SETS, `${set} is no set; ${where()}`).toContain(set)
+    const number = USERS.find((user) => user.loginName === DESK_USER)?.devices[0] ?? ''
+    const inService = state.devices[number]?.state === 'IN_SERVICE'
+    expect(inService, `${number} in service: ${inService}; ${where()}`).toBe(
+      users.includes(DESK_USER),
+    )
+    const inCall = state.callsByDevice.get(number)?.length ?? 0
+    if (!inService) expect(inCall, `${number} out of service in a call; ${where()}`).toBe(0)
+    else if (inCall > 0) reached.add('desk-sharing call')
+  }
+
   /** Every connection state change between two steps is one the table allows. */
   private checkTransitions(
     before: TelephonyState,
@@ -1409,7 +1457,7 @@ describe('the call engine under random sequences of commands', () => {
       parameters(),
     )
     // The sequences reach the hunting groups' states, not only the plain calls.
-    if (RUNS >= 100) expect([...reached].sort()).toEqual(['offered', 'queued'])
+    if (RUNS >= 100) expect([...reached].sort()).toEqual(['desk-sharing call', 'offered', 'queued'])
   }, 120_000)
 
   it(`keeps them in consultations and calls to busy users, where the O2G additions act (${Math.ceil(RUNS / 4)} runs)`, () => {

@@ -84,6 +84,13 @@ export const ReconnectRequest = Type.Object(
 )
 export type ReconnectRequest = Static<typeof ReconnectRequest>
 
+/** POST /telephony/deskSharing (docs/telephony-api.md, "Desk sharing"): the set the user logs on at. */
+export const DeskSharingLogOnRequest = Type.Object(
+  { dssDeviceNumber: digits('the number of the desk-sharing set to log on at') },
+  { title: 'DeskSharingLogOnRequest', ...closed },
+)
+export type DeskSharingLogOnRequest = Static<typeof DeskSharingLogOnRequest>
+
 export const BlindTransferRequest = Type.Object(
   {
     transferTo: text(

@@ -22,6 +22,11 @@ export interface UserRecord extends Omit<User, 'dialingRule'> {
   intrusion?: boolean
   /** Nobody may intrude into a call of the user. */
   intrusionProtection?: boolean
+  /**
+   * A desk-sharing user: its one device is its number, in service only while the user is logged on at a
+   * desk-sharing set (docs/directory-file.md, "Desk sharing"). Not a User field.
+   */
+  deskSharing?: boolean
 }
 
 /** An administrator account; a supervisor may open supervised sessions. */
@@ -88,6 +93,8 @@ export interface DirectorySettings {
   huntingGroups?: HuntingGroupDefinition[]
   /** The directory file's supervision groups (docs/groups.md, "Supervision groups"); none when absent. */
   supervisionGroups?: SupervisionGroup[]
+  /** The desk-sharing sets (the directory file's `deskSharingSets`); none when absent. */
+  deskSharingSets?: DeskSharingSet[]
 }
 
 /** Supervisors and the users they supervise. */
@@ -95,4 +102,10 @@ export interface SupervisionGroup {
   name: string
   supervisors: string[]
   supervised: string[]
+}
+
+/** A desk-sharing set: a number of the plan where a desk-sharing user logs on. */
+export interface DeskSharingSet {
+  number: string
+  label?: string
 }

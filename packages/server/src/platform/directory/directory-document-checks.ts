@@ -59,6 +59,7 @@ export function checkDirectoryDocument(document: DirectoryDocument): DirectoryPr
   checkOutsideParties(document, report)
   checkHuntingGroups(document, report)
   checkSupervisionGroups(document, report)
+  checkDeskSharing(document, report)
   return problems
 }
 
@@ -88,6 +89,35 @@ function checkSupervisionGroups(document: DirectoryDocument, report: Report): vo
           message: `'${login}' is one of the group's supervisors`,
         })
     })
+  })
+}
+
+/**
+ * Desk sharing (docs/directory-file.md, "Desk sharing"): a desk-sharing user has exactly one device, its
+ * number; a set's number is digits no device, company phone, voice mail, hunting group or other set has.
+ */
+function checkDeskSharing(document: DirectoryDocument, report: Report): void {
+  const taken = new Map<string, string>()
+  document.users.forEach((user, index) => {
+    for (const device of user.devices ?? []) taken.set(device.id, 'a device')
+    if (user.companyPhone !== undefined && !taken.has(user.companyPhone))
+      taken.set(user.companyPhone, 'a company phone')
+    if (user.deskSharing === true && (user.devices ?? []).length !== 1)
+      report({
+        path: ['users', index, 'deskSharing'],
+        message: `a desk-sharing user has exactly one device, its number (${user.loginName} has ${(user.devices ?? []).length})`,
+      })
+  })
+  const voicemailNumber = document.numberingPlan.voicemailNumber
+  if (voicemailNumber !== undefined) taken.set(voicemailNumber, 'the voice-mail number')
+  for (const group of document.huntingGroups ?? []) taken.set(group.number, 'a hunting group')
+  document.deskSharingSets?.forEach((set, index) => {
+    const path: DirectoryPath = ['deskSharingSets', index, 'number']
+    const already = taken.get(set.number)
+    if (!DIGITS.test(set.number))
+      report({ path, message: `${JSON.stringify(set.number)} must be digits` })
+    else if (already !== undefined) report({ path, message: `${set.number} is already ${already}` })
+    else taken.set(set.number, 'a desk-sharing set')
   })
 }
 

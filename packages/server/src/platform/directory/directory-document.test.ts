@@ -109,7 +109,7 @@ const schemaCases: BrokenCase[] = [
     name: 'an unknown top-level field',
     edits: [[['colour'], 'blue']],
     errors: [
-      'colour: is not a known field (known fields: company, numberingPlan, licenses, languages, users, administrators, outsideParties, huntingGroups, supervisionGroups)',
+      'colour: is not a known field (known fields: company, numberingPlan, licenses, languages, users, administrators, outsideParties, huntingGroups, supervisionGroups, deskSharingSets)',
     ],
   },
   {
@@ -383,6 +383,22 @@ const semanticCases: BrokenCase[] = [
       ],
     ],
     errors: ['users[1].assistants[1]: "admin" is not the login name of a user'],
+  },
+  {
+    name: 'desk-sharing sets that are not digits, a device, or twice; a desk-sharing user with two devices',
+    edits: [
+      [['users', 1, 'deskSharing'], true],
+      [
+        ['deskSharingSets'],
+        [{ number: '19a' }, { number: '1001' }, { number: '1900' }, { number: '1900' }],
+      ],
+    ],
+    errors: [
+      'users[1].deskSharing: a desk-sharing user has exactly one device, its number (carol has 2)',
+      'deskSharingSets[0].number: "19a" must be digits',
+      'deskSharingSets[1].number: 1001 is already a device',
+      'deskSharingSets[3].number: 1900 is already a desk-sharing set',
+    ],
   },
   {
     name: 'a user who is their own assistant',

@@ -83,6 +83,11 @@ const IntrusionRight = Type.Boolean({
 const IntrusionProtection = Type.Boolean({
   description: 'nobody may intrude into a call this user is in',
 })
+/** A desk-sharing user (docs/directory-file.md, "Desk sharing"). */
+const DeskSharingUser = Type.Boolean({
+  description:
+    'a desk-sharing user: its one device is its number, in service only while it is logged on at a desk-sharing set',
+})
 const Assistants = Type.Array(Type.String(), {
   uniqueItems: true,
   description: 'login names of the assistants of this user, who is then their manager',
@@ -117,6 +122,7 @@ export const DirectoryUser = Type.Object(
     pickupGroup: Type.Optional(PickupGroupName),
     intrusion: Type.Optional(IntrusionRight),
     intrusionProtection: Type.Optional(IntrusionProtection),
+    deskSharing: Type.Optional(DeskSharingUser),
   },
   { ...closed, title: 'DirectoryUser' },
 )
@@ -170,6 +176,7 @@ export const DirectoryUserPatch = Type.Object(
     pickupGroup: Type.Optional(nullable(PickupGroupName)),
     intrusion: Type.Optional(nullable(IntrusionRight)),
     intrusionProtection: Type.Optional(nullable(IntrusionProtection)),
+    deskSharing: Type.Optional(nullable(DeskSharingUser)),
   },
   { ...closed, title: 'DirectoryUserPatch' },
 )
@@ -285,6 +292,20 @@ export const DirectorySupervisionGroup = Type.Object(
 )
 export type DirectorySupervisionGroup = Static<typeof DirectorySupervisionGroup>
 
+/** The most desk-sharing sets a file has: who sits where lives in the engine's state, stored with every batch. */
+export const MAX_DESK_SHARING_SETS = 1000
+
+/** A desk-sharing set of the directory file (docs/directory-file.md, "Desk sharing"). */
+export const DirectoryDeskSharingSet = Type.Object(
+  {
+    number: Type.String({
+      description: "the set's number in the plan: digits no device, group or voice mail has",
+    }),
+    label: Type.Optional(Type.String({ minLength: 1, description: 'where the set is' })),
+  },
+  { ...closed, title: 'DirectoryDeskSharingSet' },
+)
+
 /** The whole directory file. */
 export const DirectoryDocument = Type.Object(
   {
@@ -334,6 +355,9 @@ export const DirectoryDocument = Type.Object(
     huntingGroups: Type.Optional(Type.Array(DirectoryHuntingGroup, { maxItems: MAX_GROUPS })),
     supervisionGroups: Type.Optional(
       Type.Array(DirectorySupervisionGroup, { maxItems: MAX_GROUPS }),
+    ),
+    deskSharingSets: Type.Optional(
+      Type.Array(DirectoryDeskSharingSet, { maxItems: MAX_DESK_SHARING_SETS }),
     ),
   },
   { ...closed, title: 'DirectoryDocument' },

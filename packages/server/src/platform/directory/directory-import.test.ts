@@ -474,6 +474,24 @@ describe('importDirectory over a previous snapshot', () => {
     expect('pickupGroup' in userRecord(next, 'carol')).toBe(false)
   })
 
+  it('takes the desk-sharing users and sets from the file, none by default', async () => {
+    const document = smallDocument()
+    const [alice, second] = document.users
+    if (alice === undefined || second === undefined) throw new Error('no users')
+    expect(
+      (await importDirectory(document, 'digest-0', undefined, hasher)).settings,
+    ).not.toHaveProperty('deskSharingSets')
+    alice.deskSharing = true
+    document.deskSharingSets = [{ number: '1900', label: 'desk 1' }, { number: '1901' }]
+    const imported = await importDirectory(document, 'digest-1', undefined, hasher)
+    expect(userRecord(imported, 'alice').deskSharing).toBe(true)
+    expect('deskSharing' in userRecord(imported, second.loginName)).toBe(false)
+    expect(imported.settings.deskSharingSets).toEqual([
+      { number: '1900', label: 'desk 1' },
+      { number: '1901' },
+    ])
+  })
+
   it('takes the intrusion right and the protection against it from the file, absent by default', async () => {
     const document = smallDocument()
     const [alice, second] = document.users
@@ -672,6 +690,10 @@ describe('importDirectory of the demo file', () => {
       ],
       supervisionGroups: [
         { name: 'paris-sales', supervisors: ['henri'], supervised: ['alice', 'bob'] },
+      ],
+      deskSharingSets: [
+        { number: '1900', label: 'Paris open space, desk 1' },
+        { number: '1901', label: 'Paris open space, desk 2' },
       ],
     })
   })

@@ -187,6 +187,9 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
     ...(document.supervisionGroups && {
       supervisionGroups: structuredClone(document.supervisionGroups),
     }),
+    ...(document.deskSharingSets && {
+      deskSharingSets: document.deskSharingSets.map((set) => ({ ...set })),
+    }),
   }
 }
 
@@ -238,6 +241,7 @@ export function userRecord(
     pickupGroup: copy.pickupGroup,
     intrusion: copy.intrusion,
     intrusionProtection: copy.intrusionProtection,
+    deskSharing: copy.deskSharing,
     nodeId,
   })
 }

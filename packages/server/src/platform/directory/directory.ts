@@ -728,6 +728,7 @@ const HIDDEN_FIELDS: ReadonlySet<string> = new Set([
   'pickupGroup',
   'intrusion',
   'intrusionProtection',
+  'deskSharing',
 ])
 
 /** The User fields the specification stars: for the owner and administrator sessions only. */

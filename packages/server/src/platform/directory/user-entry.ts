@@ -49,6 +49,7 @@ export function userEntry(
     pickupGroup: record.pickupGroup,
     intrusion: record.intrusion,
     intrusionProtection: record.intrusionProtection,
+    deskSharing: record.deskSharing,
   })
 }
 

@@ -6,6 +6,7 @@ import type { EngineContext, EngineResult, Operation } from './engine-operation.
 import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
+import { deskSharingOperations } from './operations/desk-sharing.js'
 import { directoryDeviceOperations } from './operations/directory-devices.js'
 import { dispatchQueues, hasWaitingCalls, noteIdleMembers } from './operations/hunting.js'
 import { huntingOperations } from './operations/hunting-membership.js'
@@ -39,6 +40,7 @@ const OPERATIONS: Operations = {
   ...reconnectOperations,
   ...intrusionOperations,
   ...interphonyOperations,
+  ...deskSharingOperations,
 }
 
 /**

@@ -109,6 +109,16 @@ export class DirectoryTelephony implements TelephonyDirectory {
     return features
   }
 
+  /** Whether the user is a desk-sharing user (the directory file's `deskSharing`). */
+  isDeskSharingUser(loginName: string): boolean {
+    return this.directory.findUser(loginName)?.record.deskSharing === true
+  }
+
+  /** Whether the number is a desk-sharing set of the directory file (`deskSharingSets`). */
+  isDeskSharingSet(number: string): boolean {
+    return (this.directory.settings.deskSharingSets ?? []).some((set) => set.number === number)
+  }
+
   /**
    * The directory file's rule for an outside number (`outsideParties`): the rule naming the number, else
    * the rule of its longest prefix; undefined without one (it rings until the ringing timeout).
@@ -206,15 +216,16 @@ export class DirectoryTelephony implements TelephonyDirectory {
     return this.directory.listUserLogins()
   }
 
-  /** Every device of every user, in service, mutable and not muted: the engine's devices at first start. */
+  /**
+   * Every device of every user, mutable and not muted, in service but a desk-sharing user's number (logged on
+   * at no set yet): the engine's devices at first start.
+   */
   devices(): DeviceRecord[] {
-    return this.directory
-      .listUserLogins()
-      .flatMap((loginName) =>
-        deviceIds(this.directory.findUser(loginName)).map((deviceId) =>
-          newDevice(deviceId, loginName),
-        ),
-      )
+    return this.directory.listUserLogins().flatMap((loginName) => {
+      const user = this.directory.findUser(loginName)
+      const deskSharing = user?.record.deskSharing === true
+      return deviceIds(user).map((deviceId) => newDevice(deviceId, loginName, deskSharing))
+    })
   }
 }
 

@@ -21,12 +21,14 @@ export function portableState(state: TelephonyState): PortableEngineState {
     callbacks: state.callbacks ?? {},
     ...(state.huntingGroups !== undefined && { huntingGroups: state.huntingGroups }),
     ...(state.huntingProvision !== undefined && { huntingProvision: state.huntingProvision }),
+    ...(state.deskSharing !== undefined && { deskSharing: state.deskSharing }),
   }
 }
 
 /**
  * The engine of a platform that has just started on these devices: no call, no timer, no call back; the
- * hunting groups of the directory file, everyone logged on.
+ * hunting groups of the directory file, everyone logged on; nobody at a desk-sharing set (the desk-sharing
+ * users' numbers out of service: `DirectoryTelephony.devices`).
  */
 export function freshEngineState(
   devices: readonly DeviceRecord[],
@@ -83,6 +85,7 @@ export function restoredState(
       callbacks: structuredClone(target.callbacks),
       huntingGroups: structuredClone(target.huntingGroups),
       huntingProvision: target.huntingProvision,
+      deskSharing: structuredClone(target.deskSharing),
     },
     structuredClone(target.calls),
   )

@@ -42,6 +42,13 @@ export interface TelephonyDirectory {
    */
   extensionOf?(dialed: string): string
   /**
+   * Whether the user is a desk-sharing user (the directory file's `deskSharing`): its number is in service only
+   * while it is logged on at a desk-sharing set (operations/desk-sharing.ts). Absent: nobody is.
+   */
+  isDeskSharingUser?(loginName: string): boolean
+  /** Whether the number is a desk-sharing set of the directory file (`deskSharingSets`). Absent: none is. */
+  isDeskSharingSet?(number: string): boolean
+  /**
    * The supervision groups the user is supervised in, each with its supervisors (docs/groups.md, "Supervision
    * groups"): they are told when the user's state changes. None when absent.
    */

@@ -135,6 +135,11 @@ export interface TelephonyState {
   /** The digest of the directory file's groups the engine last took (engine-groups.ts). */
   huntingProvision?: string
   /**
+   * Who is logged on at which desk-sharing set (operations/desk-sharing.ts): the set's number to the user's
+   * login name; absent when nobody is.
+   */
+  deskSharing?: DeskSharingSeats
+  /**
    * The index of the calls by user and by device (call-index.ts), derived from `calls`: kept by the
    * Transaction at the end of each command, rebuilt by `withCalls` and when a state is loaded.
    */
@@ -303,6 +308,12 @@ export type EngineCommand =
     }
   | { type: 'intrusion'; loginName: string; deviceId: string }
   | { type: 'toggleInterphony'; loginName: string; deviceId: string }
+  // Desk sharing (operations/desk-sharing.ts): a desk-sharing user logs on at a set, or off.
+  | { type: 'deskSharingLogOn'; loginName: string; set: string }
+  | { type: 'deskSharingLogOff'; loginName: string }
+
+/** The desk-sharing sets taken: a set's number to the login name of the user logged on there. */
+export type DeskSharingSeats = Record<string, string>
 
 /** Why a called party refuses a call: busy, or rejected (operations/simulation.ts). */
 export type RejectCause = 'BUSY' | 'DESTINATION_NOT_OBTAINABLE'
@@ -351,4 +362,6 @@ export interface PortableEngineState {
   huntingGroups?: HuntingGroups
   /** The digest of the directory file's groups they were provisioned from. */
   huntingProvision?: string
+  /** Who is logged on at which desk-sharing set; absent when nobody is (and from older snapshots). */
+  deskSharing?: DeskSharingSeats
 }

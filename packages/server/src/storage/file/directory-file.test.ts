@@ -85,6 +85,7 @@ describe('readDirectoryFile', () => {
       'julien',
       'karim',
       'lea',
+      'nora',
     ])
     expect(document.users[0]).toEqual({
       loginName: 'alice',

@@ -1,7 +1,7 @@
 /**
  * The rows of the specification's "Call control" table (numbering aside: numbering.test.ts), the SDKs' mini
- * messages (docs/telephony-api.md, "Mini messages") and the O2G additions they call (reconnect, intrusion,
- * ithmicro), with what each requires: the license, the user
+ * messages (docs/telephony-api.md, "Mini messages"), desk sharing and the O2G additions they call (reconnect,
+ * intrusion, ithmicro), with what each requires: the license, the user
  * type, and whether it names a call or a device of the user.
  */
 export type License = 'basic' | 'advanced'
@@ -160,6 +160,15 @@ export const ENDPOINTS: readonly EndpointRow[] = [
     body: { heldCallRef: '{callRef}' },
     badBody: { heldCallRef: '' },
   },
+  // Desk sharing (docs/telephony-api.md, "Desk sharing"): the user logs on at a set, and off.
+  {
+    method: 'POST',
+    path: '/deskSharing',
+    license: 'basic',
+    body: { dssDeviceNumber: '1900' },
+    badBody: { dssDeviceNumber: '' },
+  },
+  { method: 'DELETE', path: '/deskSharing', license: 'basic' },
   { method: 'GET', path: '/devices', license: 'advanced' },
   { method: 'GET', path: '/devices/{deviceId}', license: 'advanced' },
   { method: 'POST', path: '/devices/{deviceId}/intrusion', license: 'advanced' },

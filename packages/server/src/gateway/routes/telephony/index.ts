@@ -8,6 +8,7 @@ import { basicCallRoutes } from './basic-call.js'
 import { callOperationRoutes } from './call-operations.js'
 import { callbackRoutes } from './callbacks.js'
 import { callRoutes } from './calls.js'
+import { deskSharingRoutes } from './desk-sharing.js'
 import { deviceRoutes } from './devices.js'
 import { huntingGroupRoutes } from './hunting-groups.js'
 import { makeCallRoutes } from './make-call.js'
@@ -24,6 +25,7 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deviceRoutes)
   await app.register(callbackRoutes)
   await app.register(huntingGroupRoutes)
+  await app.register(deskSharingRoutes)
   await app.register(stateRoutes)
   await app.register(miniMessageRoutes)
   await app.register(numberingRoutes, { prefix: '/numbering' })

@@ -9,14 +9,24 @@
  */
 import type { Operation } from '../engine-operation.js'
 import type { DeviceRecord, EngineCommand } from '../telephony-state.js'
+import { seatOf } from './desk-seats.js'
 import { forgetMember } from './hunting-membership.js'
 import { hangUpDevice } from './simulation.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
 
-/** The record of a device new to the engine: in service, mutable, not muted (as at the engine's first start). */
-export function newDevice(deviceId: string, loginName: string): DeviceRecord {
-  return { deviceId, loginName, state: 'IN_SERVICE', mutable: true, muted: false }
+/**
+ * The record of a device new to the engine: in service, mutable, not muted (as at the engine's first start);
+ * out of service with `outOfService` (a desk-sharing user's number while the user is logged on at no set).
+ */
+export function newDevice(deviceId: string, loginName: string, outOfService = false): DeviceRecord {
+  return {
+    deviceId,
+    loginName,
+    state: outOfService ? 'OUT_OF_SERVICE' : 'IN_SERVICE',
+    mutable: true,
+    muted: false,
+  }
 }
 
 /**
@@ -41,11 +51,22 @@ const userDevices: Operation<Command<'userDevices'>> = (transaction, command, co
   // A user the directory no longer has leaves its hunting group.
   if (context.directory.ownerOfDevice(command.deviceIds[0] ?? '') === undefined)
     forgetMember(transaction, loginName, context)
+  // A desk-sharing user the directory no longer has, or no longer as such, frees its set.
+  const seat = seatOf(transaction.state, loginName)
+  if (seat !== undefined && context.directory.isDeskSharingUser?.(loginName) !== true) {
+    const seats = { ...transaction.state.deskSharing }
+    delete seats[seat]
+    if (Object.keys(seats).length === 0) delete transaction.state.deskSharing
+    else transaction.state.deskSharing = seats
+  }
   if (removed.length === 0 && added.length === 0) return undefined
   for (const deviceId of removed) hangUpDevice(transaction, deviceId, false, context)
   const next = { ...transaction.state.devices }
   for (const deviceId of removed) delete next[deviceId]
-  for (const deviceId of added) next[deviceId] = newDevice(deviceId, loginName)
+  const loggedOff =
+    context.directory.isDeskSharingUser?.(loginName) === true &&
+    seatOf(transaction.state, loginName) === undefined
+  for (const deviceId of added) next[deviceId] = newDevice(deviceId, loginName, loggedOff)
   transaction.state.devices = next
   return undefined
 }

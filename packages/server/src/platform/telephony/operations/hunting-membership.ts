@@ -254,6 +254,8 @@ function checkDefinition(
       'BAD_PARAMETER',
       `number: ${number} already reaches a party of the plan`,
     )
+  if (context.directory.isDeskSharingSet?.(number) === true)
+    throw new PlatformError('BAD_PARAMETER', `number: ${number} is a desk-sharing set`)
   for (const member of definition.members) {
     const other = groupOfMember(transaction.state.huntingGroups, member)
     if (other !== undefined && other.number !== number)

@@ -5,10 +5,13 @@
  * outside number follows its rule in the directory (answers after a delay, is busy, rejects, never answers).
  * And how the ringing ends before its timeout: the party answers, or is taken out (redirected, picked up).
  */
+
+import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { isLoggedOffNumber } from './desk-seats.js'
 import { connectCallers } from './guards.js'
 
 /** How long a device with autoAnswer rings before it answers, unless the settings say otherwise. */
@@ -25,7 +28,8 @@ export function isOutside(endpoint: Endpoint): boolean {
 /**
  * Makes the endpoint ring in the call: RINGING_INCOMING, with the ringing timeout unless `ringingTimeout`
  * is false (the calling device of a make call without autoAnswer rings with no timeout), and the timers of
- * what the party does by itself.
+ * what the party does by itself. NOT_EXPECTED for the number of a desk-sharing user logged on at no set (a
+ * redirect, transfer or conference to it; a call made to it follows the user's routing first: routing.ts).
  */
 export function ring(
   transaction: Transaction,
@@ -34,6 +38,11 @@ export function ring(
   context: EngineContext,
   options: { ringingTimeout?: boolean } = {},
 ): void {
+  if (isLoggedOffNumber(transaction, context, endpoint.deviceId, endpoint.loginName))
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `${endpoint.number}: '${endpoint.loginName}' is logged on at no desk-sharing set`,
+    )
   call.connections.push(newConnection(endpoint, 'RINGING_INCOMING'))
   const { callRef } = call
   const { number } = endpoint

@@ -9,6 +9,7 @@ import type { RoutingProfile } from '../../routing/routing-profile.js'
 import type { EngineContext } from '../engine-operation.js'
 import type { CallRecord, Connection, Endpoint } from '../telephony-state.js'
 import { type Transaction, userStateIn } from '../transaction.js'
+import { isLoggedOffNumber } from './desk-seats.js'
 import { addNewDestination, devicesOf, forgetIfNoUser } from './feature-support.js'
 import { clearCall } from './guards.js'
 import { ring, stopRinging, voicemailAnswers } from './ringing.js'
@@ -95,7 +96,8 @@ function onCondition(
 /**
  * What the routing of the user of `endpoint` does with a call arriving there: an immediate forward first,
  * then do not disturb (the voice mail, else refused), then a forward or overflow on busy when the user is
- * BUSY (an ACTIVE or HELD connection); otherwise the call rings the user.
+ * BUSY (an ACTIVE or HELD connection) or a desk-sharing user logged on nowhere; otherwise the call rings the
+ * user.
  */
 function onArrival(transaction: Transaction, context: EngineContext, endpoint: Endpoint): Outcome {
   const { loginName } = endpoint
@@ -110,6 +112,9 @@ function onArrival(transaction: Transaction, context: EngineContext, endpoint: E
     const voicemail = voicemailOf(context, loginName)
     return voicemail === undefined ? 'REFUSE' : { destination: voicemail, cause: 'DO_NOT_DISTURB' }
   }
+  // A desk-sharing user logged on nowhere is as busy: nothing can ring (reachParty refuses the call after).
+  if (isLoggedOffNumber(transaction, context, endpoint.deviceId, loginName))
+    return onCondition(transaction, context, endpoint, loginName, profile, 'BUSY')
   if (userStateIn(transaction.lookup(), loginName) !== 'BUSY') return undefined
   return onCondition(transaction, context, endpoint, loginName, profile, 'BUSY')
 }
@@ -168,6 +173,10 @@ export function reachParty(
     cause = next.cause
   }
   if (redirecting !== undefined) call.lastRedirecting = redirecting
+  if (isLoggedOffNumber(transaction, context, target.deviceId, target.loginName)) {
+    unobtainable(transaction, call)
+    return undefined
+  }
   const voicemail = target.service === 'VOICEMAIL'
   ring(transaction, call, target, context, { ringingTimeout: !voicemail })
   if (cause === undefined && !voicemail) return target.number
@@ -175,6 +184,16 @@ export function reachParty(
   if (forgetIfNoUser(transaction, call)) return target.number
   if (voicemail) voicemailAnswers(transaction, call)
   return target.number
+}
+
+/**
+ * The call is placed (its caller sees it), then released with DESTINATION_NOT_OBTAINABLE: it reached the number
+ * of a desk-sharing user logged on at no set, whose routing sends it nowhere (docs/call-model.md, "Desk sharing").
+ */
+function unobtainable(transaction: Transaction, call: CallRecord): void {
+  transaction.commit()
+  if (forgetIfNoUser(transaction, call)) return
+  clearCall(transaction, call, [], 'DESTINATION_NOT_OBTAINABLE')
 }
 
 /** The call is placed (its caller sees it), then released with DO_NOT_DISTURB: the user takes no calls. */

@@ -139,7 +139,12 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
     throw new PlatformError('NOT_FOUND', `to: '${command.to}' reaches no device of the platform`)
   const device =
     target.deviceId === undefined ? undefined : transaction.state.devices[target.deviceId]
-  if (device !== undefined && device.state !== 'IN_SERVICE')
+  // A desk-sharing user's number logged on nowhere follows its routing (operations/routing.ts).
+  if (
+    device !== undefined &&
+    device.state !== 'IN_SERVICE' &&
+    context.directory.isDeskSharingUser?.(device.loginName) !== true
+  )
     throw new PlatformError('NOT_EXPECTED', `Device ${target.deviceId} is out of service`)
   const { callRef, serial } = transaction.nextCall()
   const call: CallRecord = {
@@ -265,7 +270,8 @@ const deviceHangsUp: Operation<Command<'deviceHangsUp'>> = (transaction, command
 
 /**
  * Sets a simulated device: `autoAnswer` (for the calls that ring it from now on) and its operational state;
- * a device put out of service leaves every call it is in, as if hung up.
+ * a device put out of service leaves every call it is in, as if hung up. A desk-sharing user's number changes
+ * state only by the user's log-on and log-off (operations/desk-sharing.ts).
  */
 const setDevice: Operation<Command<'setDevice'>> = (transaction, command, context) => {
   const device = requireDevice(transaction, command.deviceId)
@@ -275,6 +281,15 @@ const setDevice: Operation<Command<'setDevice'>> = (transaction, command, contex
     command.state !== 'OUT_OF_SERVICE'
   )
     throw new PlatformError('BAD_PARAMETER', 'state: must be IN_SERVICE or OUT_OF_SERVICE')
+  if (
+    command.state !== undefined &&
+    command.state !== device.state &&
+    context.directory.isDeskSharingUser?.(device.loginName) === true
+  )
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `Device ${command.deviceId} is the number of desk-sharing user '${device.loginName}': it is in service while the user is logged on at a set (log the user on or off instead)`,
+    )
   changeDevice(transaction, command.deviceId, {
     ...(command.autoAnswer !== undefined && { autoAnswer: command.autoAnswer }),
     ...(command.state !== undefined && { state: command.state }),
