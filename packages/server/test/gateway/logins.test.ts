@@ -21,6 +21,7 @@ const ALL_USERS = [
   'julien',
   'karim',
   'lea',
+  'nora',
 ]
 
 /** The error catalog as the specification ("Errors") gives it. */
@@ -105,6 +106,7 @@ describe('GET /logins', () => {
         'gaelle',
         'ines',
         'karim',
+        'nora',
       ])
       expectLogins(await get(admin, '?types=STANDARD,MULTIMEDIA'), ALL_USERS)
     })
@@ -119,6 +121,7 @@ describe('GET /logins', () => {
         'ines',
         'julien',
         'karim',
+        'nora',
       ])
       expectLogins(await get(admin, '?apiRights=CONFERENCING'), ['carol', 'henri'])
       expectLogins(await get(admin, '?apiRights=TELEPHONY_BASIC'), ALL_USERS)

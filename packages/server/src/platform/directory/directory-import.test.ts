@@ -689,7 +689,7 @@ describe('importDirectory of the demo file', () => {
         },
       ],
       supervisionGroups: [
-        { name: 'paris-sales', supervisors: ['henri'], supervised: ['alice', 'bob'] },
+        { name: 'warehouse', supervisors: ['henri'], supervised: ['franck', 'gaelle'] },
       ],
       deskSharingSets: [
         { number: '1900', label: 'Paris open space, desk 1' },
