@@ -90,7 +90,10 @@ async function measure({ running, caller, login }, count, prefix) {
   }
 }
 
-/** The demo company with `count` generated users on five-digit extensions, and the demo's administrators. */
+/**
+ * The demo company with `count` generated users on five-digit extensions, and the demo's administrators (and
+ * neither its hunting nor its supervision groups, which name its users).
+ */
 function generatedDirectory(count) {
   const demo = parse(readFileSync(DEMO_DIRECTORY, 'utf8'))
   const hash = cheapHash('bench')
@@ -113,8 +116,10 @@ function generatedDirectory(count) {
     ...administrator,
     passwordHash: cheapHash(password),
   }))
+  // The demo's groups name the demo's users, whom this directory replaces.
+  const { huntingGroups: _hunting, supervisionGroups: _supervision, ...company } = demo
   return stringify({
-    ...demo,
+    ...company,
     numberingPlan: { ...demo.numberingPlan, extensionLength: 5, publicNumberPrefix: '+331556' },
     licenses: { ...demo.licenses, TELEPHONY_BASIC: count },
     users,
