@@ -79,6 +79,21 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     path: (args) => `${userPath(args)}/miniMessages`,
     body: (args) => ({ from: args['from'], message: args['text'] }),
   },
+  'desk-sharing list': { args: [], method: 'GET', path: () => '/deskSharing' },
+  'desk-sharing logon': {
+    args: ['number', 'login'],
+    method: 'POST',
+    path: (args) => `/deskSharing/${segment(args['number'] ?? '')}/logon`,
+    body: (args) => ({ loginName: args['login'] }),
+    done: (args) => `${args['login']} is logged on at ${args['number']}.`,
+  },
+  'desk-sharing logoff': {
+    args: ['login'],
+    method: 'POST',
+    path: () => '/deskSharing/logoff',
+    body: (args) => ({ loginName: args['login'] }),
+    done: (args) => `${args['login']} is logged off.`,
+  },
   'calls list': { args: [], method: 'GET', path: () => '/calls' },
   'calls make': {
     args: ['from', 'to'],

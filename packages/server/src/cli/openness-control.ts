@@ -48,6 +48,9 @@ Commands:
   hunting-groups delete <number>               delete a group: members logged off, its calls ended
   hunting-groups logon <number> <login>        log a member on
   hunting-groups logoff <number> <login>       log a member off
+  desk-sharing list                            the desk-sharing sets and who is logged on at each
+  desk-sharing logon <number> <login>          log a desk-sharing user on at the set
+  desk-sharing logoff <login>                  log a desk-sharing user off its set
   mini-messages list <login>                   the user's unread mini messages, most recent first
 
 Simulation:

@@ -34,6 +34,7 @@ import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { clockRoutes } from './routes/clock.js'
 import { comlogRoutes } from './routes/comlog.js'
+import { deskSharingRoutes } from './routes/desk-sharing.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'
 import { healthRoutes } from './routes/health.js'
@@ -190,6 +191,7 @@ export async function buildControlApp(
     await app.register(simulatedDeviceRoutes, { prefix, telephony })
     await app.register(outsidePartyRoutes, { prefix, telephony })
     await app.register(huntingGroupRoutes, { prefix, telephony })
+    await app.register(deskSharingRoutes, { prefix, telephony, directory })
   }
   if (adjustableClock)
     await app.register(clockRoutes, {

@@ -36,7 +36,10 @@ export interface ControlTelephony {
   execute(command: EngineCommand): Promise<CommandResult>
   /** Resolves once every command queued so far (timers' included) is done. */
   idle(): Promise<void>
-  readonly queries: Pick<TelephonyQueries, 'liveCalls' | 'device' | 'allHuntingGroups'>
+  readonly queries: Pick<
+    TelephonyQueries,
+    'liveCalls' | 'device' | 'allHuntingGroups' | 'deskSharingSeats'
+  >
 }
 
 /** The longest a clock step or a fault may be: a day. */

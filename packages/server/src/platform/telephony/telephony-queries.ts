@@ -80,6 +80,11 @@ export class TelephonyQueries {
     return this.state.huntingGroups
   }
 
+  /** Who sits at which desk-sharing set: a set's number to the login name (the control plane). */
+  deskSharingSeats(): Readonly<Record<string, string>> {
+    return this.state.deskSharing ?? {}
+  }
+
   /** Every hunting group, by number (the control plane, the groups resource). */
   allHuntingGroups(): HuntingGroup[] {
     const groups = this.state.huntingGroups ?? {}
