@@ -270,14 +270,27 @@ describe('PATCH /control/v1/users/{loginName}', () => {
 })
 
 describe('DELETE /control/v1/users/{loginName}', () => {
-  it('deletes the user: 204, then 404; publishes OnUserDeleted', async () => {
+  it('deletes the user: 204, then 404; publishes OnUserDeleted, then its pickup group to the others', async () => {
     const response = await request('DELETE', `${USERS}/bob`)
 
     expect(response.statusCode).toBe(204)
     expect(response.body).toBe('')
     expectRestError(await request('GET', `${USERS}/bob`), 404, 'NOT_FOUND')
     expectRestError(await request('DELETE', `${USERS}/bob`), 404, 'NOT_FOUND')
-    expect(control.events).toEqual([{ eventName: 'OnUserDeleted', loginName: 'bob' }])
+    const group = {
+      groupId: 'pickup-paris-front-office',
+      type: 'PICKUP_GROUP',
+      name: 'paris-front-office',
+      members: [
+        { loginName: 'alice', role: 'MEMBER' },
+        { loginName: 'karim', role: 'MEMBER' },
+      ],
+    }
+    expect(control.events).toEqual([
+      { eventName: 'OnUserDeleted', loginName: 'bob' },
+      { eventName: 'OnGroupModified', loginName: 'alice', group },
+      { eventName: 'OnGroupModified', loginName: 'karim', group },
+    ])
   })
 })
 

@@ -47,6 +47,20 @@ async function storedGroups(): Promise<Record<string, string>> {
 }
 
 /** The demo directory's groups. */
+/** The groups events the control plane's changes published, as `OnName loginName groupId`. */
+function told(): string[] {
+  return control.events.map((event) => {
+    const group = event['group'] as { groupId: string } | undefined
+    return `${event.eventName} ${event.loginName} ${group?.groupId ?? event['groupId']}`
+  })
+}
+
+/** `OnName group loginName` (the order reads best in a table) as told() spells it. */
+function reorder(line: string): string {
+  const [name, group, login] = line.split(' ')
+  return `${name} ${login} pickup-${group}`
+}
+
 const DEMO_GROUPS = {
   alice: 'paris-front-office',
   bob: 'paris-front-office',
@@ -85,7 +99,7 @@ describe('GET /control/v1/pickupGroups', () => {
 })
 
 describe('PUT /control/v1/pickupGroups/{name}', () => {
-  it('creates a group: its members leave their own groups; stored; publishes nothing', async () => {
+  it('creates a group: its members leave their own groups; stored; each member told (package groups)', async () => {
     const response = await request('PUT', `${GROUPS}/paris-marketing`, {
       members: ['lea', 'carol', 'karim'],
     })
@@ -102,7 +116,29 @@ describe('PUT /control/v1/pickupGroups/{name}', () => {
       name: 'paris-front-office',
       members: ['alice', 'bob'],
     })
-    expect(control.events).toEqual([])
+    // The new group's members are told it exists; karim's old group tells him he left, and the others it changed.
+    expect(told()).toEqual([
+      'OnGroupModified alice pickup-paris-front-office',
+      'OnGroupModified bob pickup-paris-front-office',
+      'OnGroupRemoved karim pickup-paris-front-office',
+      'OnGroupCreated carol pickup-paris-marketing',
+      'OnGroupCreated karim pickup-paris-marketing',
+      'OnGroupCreated lea pickup-paris-marketing',
+    ])
+    expect(control.events[3]).toEqual({
+      eventName: 'OnGroupCreated',
+      loginName: 'carol',
+      group: {
+        groupId: 'pickup-paris-marketing',
+        type: 'PICKUP_GROUP',
+        name: 'paris-marketing',
+        members: [
+          { loginName: 'carol', role: 'MEMBER' },
+          { loginName: 'karim', role: 'MEMBER' },
+          { loginName: 'lea', role: 'MEMBER' },
+        ],
+      },
+    })
   })
 
   it('replaces the members of a group: a member not listed leaves it', async () => {
@@ -171,14 +207,17 @@ describe('PUT /control/v1/pickupGroups/{name}', () => {
 })
 
 describe('DELETE /control/v1/pickupGroups/{name}', () => {
-  it('takes every member out: 204, then 404; stored', async () => {
+  it('takes every member out: 204, then 404; stored; each member told it left', async () => {
     const response = await request('DELETE', `${GROUPS}/lyon-warehouse`)
 
     expect(response.statusCode).toBe(204)
     expectRestError(await request('GET', `${GROUPS}/lyon-warehouse`), 404, 'NOT_FOUND')
     const { franck: _franck, gaelle: _gaelle, ...others } = DEMO_GROUPS
     expect(await storedGroups()).toEqual(others)
-    expect(control.events).toEqual([])
+    expect(told()).toEqual([
+      'OnGroupRemoved franck pickup-lyon-warehouse',
+      'OnGroupRemoved gaelle pickup-lyon-warehouse',
+    ])
   })
 
   it('answers 404 NOT_FOUND for a group no user is in, changing nothing', async () => {
@@ -204,8 +243,20 @@ describe("a user's pickupGroup", () => {
       'pickupGroup',
     )
     expect(await storedGroups()).not.toHaveProperty('bob')
-    // Not a field of the User record: the API shows nothing, so nothing is published.
-    expect(control.events).toEqual([])
+    // Not a field of the User record: no OnUserInfoChanged; the groups package tells who moved where.
+    expect(told()).toEqual(
+      [
+        'OnGroupCreated management bob',
+        'OnGroupModified management henri',
+        'OnGroupModified management ines',
+        'OnGroupModified paris-front-office alice',
+        'OnGroupModified paris-front-office karim',
+        'OnGroupRemoved paris-front-office bob',
+        'OnGroupModified management henri',
+        'OnGroupModified management ines',
+        'OnGroupRemoved management bob',
+      ].map(reorder),
+    )
   })
 
   it('is given to a new user', async () => {

@@ -1,7 +1,8 @@
 /**
  * Pickup groups of the directory (docs/control-plane.md, "Pickup groups"): list, show, set the members of,
- * and delete a group. A user's own group is also its `pickupGroup` field (routes/users.ts). Nothing is
- * published: the pickup group is not part of the User record the API shows.
+ * and delete a group. A user's own group is also its `pickupGroup` field (routes/users.ts). No OnUserInfoChanged
+ * (the pickup group is not part of the User record the API shows); the members are told through the groups
+ * events (docs/groups.md, "The groups resource").
  */
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../gateway/error-responses.js'

@@ -40,6 +40,7 @@ import {
   ImportedPasswords,
   withPasswordHashes,
 } from './imported-passwords.js'
+import { pickupGroupEvents } from './pickup-group-events.js'
 import {
   deletePickupGroup,
   existingPickupGroup,
@@ -540,6 +541,7 @@ export class Directory {
     for (let attempt = 1; ; attempt += 1) {
       const change = plan()
       if (change.delete === undefined && change.save.length === 0) return change
+      const groupEvents = pickupGroupEvents(this, change)
       const writes = this.writesOf(change)
       const heard = new Map(accountsOf(writes).map((login) => [login, this.heard.count(login)]))
       const outcome = await this.store.commit(writes)
@@ -547,7 +549,8 @@ export class Directory {
         if (change.delete !== undefined) this.forget(change.delete)
         for (const account of change.save)
           this.index(account, outcome.revisions.get(account.loginName))
-        return change
+        const moved = groupEvents()
+        return moved.length === 0 ? change : { ...change, events: [...change.events, ...moved] }
       }
       if (attempt === MAX_COMMIT_ATTEMPTS)
         throw new PlatformError(

@@ -41,8 +41,9 @@ export function existingPickupGroup(
 
 /**
  * Makes `members` (a JSON body's field, checked here) exactly the users of the group `name`: a user listed
- * joins it, leaving the group it was in; a member not listed leaves it. Publishes nothing: the pickup group
- * is not part of the User record. A refusal names every problem, as the directory's other changes do.
+ * joins it, leaving the group it was in; a member not listed leaves it. No OnUserInfoChanged: the pickup group
+ * is not part of the User record; the Directory adds the groups events of who moved (pickup-group-events.ts). A
+ * refusal names every problem, as the directory's other changes do.
  */
 export function setPickupGroup(
   directory: DirectoryState,
