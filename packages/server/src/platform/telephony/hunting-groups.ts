@@ -87,12 +87,6 @@ export function isLoggedOn(group: HuntingGroup, loginName: string): boolean {
   return group.members.includes(loginName) && !group.loggedOff.includes(loginName)
 }
 
-/** The definition part of a group (what the control plane and a snapshot's reader see as settings). */
-export function definitionOf(group: HuntingGroup): HuntingGroupDefinition {
-  const { loggedOff, lastServed, idleSince, queue, ...definition } = group
-  return definition
-}
-
 /** The default time a member rings before the call moves on. */
 export const DEFAULT_NO_ANSWER_MS = 15_000
 /** The default number of calls that may wait. */
