@@ -33,13 +33,20 @@ const LiveParty = Type.Object(
     deviceId: Type.Optional(Type.String({ description: 'a device of the platform' })),
     loginName: Type.Optional(Type.String({ description: "the device's user" })),
     service: Type.Optional(
-      Type.Union([Type.Literal('VOICEMAIL'), Type.Literal('PARK'), Type.Literal('HUNTING_GROUP')], {
-        description: 'a service of the platform',
-      }),
+      Type.Union(
+        [
+          Type.Literal('VOICEMAIL'),
+          Type.Literal('PARK'),
+          Type.Literal('HUNTING_GROUP'),
+          Type.Literal('ACD_PILOT'),
+        ],
+        { description: 'a service of the platform' },
+      ),
     ),
     offeredBy: Type.Optional(
       Type.String({
-        description: 'the hunting group offering the call to this member, until it answers',
+        description:
+          'the hunting group or pilot offering the call to this member or agent, until it answers',
       }),
     ),
   },

@@ -3,6 +3,10 @@
  * issue 4). The same state, command and time give the same events byte for byte.
  */
 import type { EngineContext, EngineResult, Operation } from './engine-operation.js'
+import { acdAgentOperations } from './operations/acd-agents.js'
+import { dispatchAcd, hasWaitingAcdCalls, settleAcd } from './operations/acd-distribution.js'
+import { acdPilotOperations } from './operations/acd-pilots.js'
+import { tellAgents } from './operations/acd-support.js'
 import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
 import { conferenceOperations } from './operations/conference.js'
@@ -41,6 +45,8 @@ const OPERATIONS: Operations = {
   ...intrusionOperations,
   ...interphonyOperations,
   ...deskSharingOperations,
+  ...acdAgentOperations,
+  ...acdPilotOperations,
 }
 
 /**
@@ -77,12 +83,20 @@ export function execute(
   const operation = OPERATIONS[command.type] as Operation
   const callRef = operation(transaction, command, context)
   transaction.commit()
+  // What the command did to the contact center's calls and agents (operations/acd-distribution.ts).
+  if (transaction.state.acd !== undefined) settleAcd(transaction)
   // Calls waiting for a hunting group go to the members this command left free (operations/hunting.ts).
   if (hasWaitingCalls(transaction.state.huntingGroups)) {
     transaction.emitUserStates()
     dispatchQueues(transaction, context)
   }
+  // Calls waiting in the contact center's queues go to the agents who are ready and free.
+  if (hasWaitingAcdCalls(transaction.state.acd)) {
+    transaction.emitUserStates()
+    dispatchAcd(transaction, context)
+  }
   transaction.finish()
+  if (transaction.state.acd !== undefined) tellAgents(transaction)
   noteIdleMembers(transaction)
   if (context.directory.supervisorsOf !== undefined) tellSupervisors(transaction, context)
   return {

@@ -5,6 +5,8 @@
  */
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 import { Map as ImmutableMap } from 'immutable'
+import type { AcdCall, AcdState } from '../acd/acd-state.js'
+import type { ContactCenterDefinition, SkillNeed, Transition } from '../acd/contact-center.js'
 import type { PlatformEvent } from '../events.js'
 import type { AssociatedData } from './associated-data.js'
 import type { Hunt, HuntingGroupDefinition, HuntingGroups } from './hunting-groups.js'
@@ -20,9 +22,10 @@ export interface Endpoint {
    * Set for a service of the platform (a voice mail, a park slot, a hunting group distributing the call):
    * shown with the type SERVICE.
    */
-  service?: 'VOICEMAIL' | 'PARK' | 'HUNTING_GROUP'
+  service?: 'VOICEMAIL' | 'PARK' | 'HUNTING_GROUP' | 'ACD_PILOT'
   /**
-   * Set on a member's device while a hunting group offers it the call (operations/hunting.ts): the group's
+   * Set on a member's device while a hunting group offers it the call (operations/hunting.ts), or on an
+   * agent's set while the contact center does (operations/acd-distribution.ts): the group's or the pilot's
    * number. Such a connection is the member's alone to see until it answers (call-view.ts).
    */
   offeredBy?: string
@@ -58,12 +61,16 @@ export interface CallRecord {
   hexaBinaryAssociatedData?: string
   /** A make call without autoAnswer: whom to call once the calling device answers. */
   pendingCallee?: Endpoint
+  /** With `pendingCallee` a pilot: what the make call's `acdCall` asked for. */
+  pendingAcd?: { skills?: SkillNeed[]; supervisedTransfer?: boolean }
   /** Set while the call is parked (operations/park.ts): who parked it, from which device, on which device. */
   parked?: ParkSlot
   /** Set while a hunting group distributes the call (operations/hunting.ts). */
   hunt?: Hunt
   /** The number of the hunting group that distributed the call to the member who answered it. */
   distributedBy?: string
+  /** Set from the moment the call reaches a pilot of the contact center (operations/acd-distribution.ts). */
+  acd?: AcdCall
   createdAt: number
 }
 
@@ -139,6 +146,8 @@ export interface TelephonyState {
    * login name; absent when nobody is.
    */
   deskSharing?: DeskSharingSeats
+  /** The contact center (platform/acd/acd-state.ts); absent when the platform has none. */
+  acd?: AcdState
   /**
    * The index of the calls by user and by device (call-index.ts), derived from `calls`: kept by the
    * Transaction at the end of each command, rebuilt by `withCalls` and when a state is loaded.
@@ -216,6 +225,8 @@ export type EngineCommand =
        */
       associatedData?: string
       hexaBinaryAssociatedData?: string
+      /** A call to a pilot (`acdCall` of the make call): the skills it needs, a supervised transfer. */
+      acd?: { skills?: SkillNeed[]; supervisedTransfer?: boolean }
     }
   | { type: 'answer'; loginName: string; callRef: string; deviceId?: string }
   | { type: 'release'; loginName: string; callRef: string }
@@ -311,6 +322,46 @@ export type EngineCommand =
   // Desk sharing (operations/desk-sharing.ts): a desk-sharing user logs on at a set, or off.
   | { type: 'deskSharingLogOn'; loginName: string; set: string }
   | { type: 'deskSharingLogOff'; loginName: string }
+  // The contact center (operations/acd-*.ts): agents, pilots, their timers and the definition.
+  | AcdCommand
+
+/** The commands of the contact center. */
+export type AcdCommand =
+  | {
+      type: 'acdLogOn'
+      loginName: string
+      proAcdDeviceNumber: string
+      pg?: string
+      headset?: boolean
+    }
+  | { type: 'acdLogOff'; loginName: string }
+  | { type: 'acdEnter'; loginName: string; pg: string }
+  | { type: 'acdExit'; loginName: string; pg: string }
+  | { type: 'acdReady'; loginName: string }
+  | { type: 'acdPause'; loginName: string }
+  | { type: 'acdWrapUp'; loginName: string }
+  | { type: 'acdWithdraw'; loginName: string; reasonIndex: number }
+  | { type: 'acdSkills'; loginName: string; skills: number[]; active: boolean }
+  | { type: 'acdAccountInfo'; loginName: string; callRef: string; code: string }
+  | { type: 'acdAgentSnapshot'; loginName: string }
+  | { type: 'acdHelp'; loginName: string; cancel: boolean; agentNumber?: string }
+  | { type: 'acdNoAnswer'; callRef: string; number: string }
+  | { type: 'acdWrapUpEnd'; loginName: string }
+  | { type: 'acdOverflow'; callRef: string }
+  | { type: 'acdCalendar' }
+  | { type: 'acdPilotMode'; pilot: string; open: boolean }
+  | {
+      type: 'acdCalendarChange'
+      pilot: string
+      /** A week day (monday...) or an exception date (yyyyMMdd). */
+      day: string
+      /** add: append; set: replace the 1-based `index`; delete: remove it. */
+      change: 'add' | 'set' | 'delete'
+      index?: number
+      transition?: Transition
+    }
+  | { type: 'acdMonitor'; pilot: string; loginName: string; start: boolean }
+  | { type: 'provisionContactCenter'; definition: ContactCenterDefinition; digest?: string }
 
 /** The desk-sharing sets taken: a set's number to the login name of the user logged on there. */
 export type DeskSharingSeats = Record<string, string>
@@ -364,4 +415,6 @@ export interface PortableEngineState {
   huntingProvision?: string
   /** Who is logged on at which desk-sharing set; absent when nobody is (and from older snapshots). */
   deskSharing?: DeskSharingSeats
+  /** The contact center; absent when the platform has none (and from older snapshots). */
+  acd?: AcdState
 }

@@ -148,6 +148,16 @@ export class Transaction {
     return current
   }
 
+  /** The callRefs of the calls the command touched so far (copied, added or removed), in no order. */
+  touchedCallRefs(): Iterable<string> {
+    return this.touched
+  }
+
+  /** The call as it was before the command; undefined when it did not exist. */
+  callBefore(callRef: string): CallRecord | undefined {
+    return this.base.calls.get(callRef)
+  }
+
   /** Adds a new call. */
   addCall(call: CallRecord): void {
     for (const user of usersOf(call))

@@ -8,7 +8,9 @@ import type { EngineContext, Operation } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { acdAnswered } from './acd-distribution.js'
 import { holdForConsultation } from './consultation.js'
+import { reachDestination, serviceReached } from './destinations.js'
 import { requireDestination, requireOwnDevice } from './feature-support.js'
 import {
   activeElsewhere,
@@ -18,7 +20,7 @@ import {
   requireConnection,
   requireParty,
 } from './guards.js'
-import { groupReached, huntAnswered, huntGoesOn, isOffered, reachDestination } from './hunting.js'
+import { huntAnswered, huntGoesOn, isOffered } from './hunting.js'
 import { answerRinging, cancelPartyTimers, cancelRinging, ring } from './ringing.js'
 import { divertOnNoAnswer } from './routing.js'
 
@@ -29,7 +31,7 @@ type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T
  * call goes on (cause `cause`, else PARTICIPANT_LEFT); otherwise the call is cleared: the last party sees it
  * releasing, then removed, both with `cause` (none for a hang-up: wire facts 6, remote hang-up; NOT_ANSWERED,
  * BUSY, ...). Members a hunting group offers the call to who leave it (they decline it) only end their
- * ringing: the hunt goes on (operations/hunting.ts).
+ * ringing: the hunt goes on (operations/hunting.ts); so do agents a pilot offers it to (acd-distribution.ts).
  */
 export function leave(
   transaction: Transaction,
@@ -38,13 +40,14 @@ export function leave(
   context: EngineContext,
   cause?: CallCause,
 ): void {
-  if (call.hunt !== undefined && leaving.some(isOffered)) {
+  if ((call.hunt !== undefined || call.acd !== undefined) && leaving.some(isOffered)) {
     const declined = leaving.filter(isOffered)
     for (const connection of declined)
       cancelPartyTimers(transaction, call.callRef, connection.endpoint.number)
     call.connections = call.connections.filter((connection) => !declined.includes(connection))
     transaction.commit(cause)
-    huntGoesOn(transaction, call, context)
+    // An agent who declines an ACD call: the pass after the command puts it back in its queue.
+    if (call.hunt !== undefined) huntGoesOn(transaction, call, context)
     const rest = leaving.filter((connection) => !isOffered(connection))
     if (rest.length > 0 && transaction.state.calls.has(call.callRef))
       leave(transaction, call, rest, context, cause)
@@ -64,7 +67,7 @@ export function leave(
 const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context) => {
   const caller = requireOwnDevice(transaction, context, command.loginName, command.deviceId)
   const callee =
-    groupReached(transaction.state.huntingGroups, command.callee) ??
+    serviceReached(transaction.state, command.callee) ??
     requireDestination(context, command.loginName, command.callee, 'callee')
   if (callee.deviceId === command.deviceId)
     throw new PlatformError('BAD_PARAMETER', 'callee: a device cannot call itself')
@@ -86,12 +89,13 @@ const makeCall: Operation<Command<'makeCall'>> = (transaction, command, context)
   transaction.addCall(call)
   if (command.autoAnswer || consultation) {
     call.connections.push(newConnection(caller, 'RINGING_OUTGOING'))
-    reachDestination(transaction, call, callee, context)
+    reachDestination(transaction, call, callee, context, command.acd)
   } else {
     // CSTA make call without auto answer: the calling device rings first (no ringing timeout); answering
     // it calls the callee.
     ring(transaction, call, caller, context, { ringingTimeout: false })
     call.pendingCallee = callee
+    if (command.acd !== undefined) call.pendingAcd = command.acd
   }
   return callRef
 }
@@ -113,12 +117,15 @@ const answer: Operation<Command<'answer'>> = (transaction, command, context) => 
   if (call.pendingCallee !== undefined && call.connections.length === 1) {
     moveConnection(call, connection, 'RINGING_OUTGOING')
     const callee = call.pendingCallee
+    const acd = call.pendingAcd
     delete call.pendingCallee
+    delete call.pendingAcd
     cancelRinging(transaction, call.callRef, connection.endpoint.number)
-    reachDestination(transaction, call, callee, context)
+    reachDestination(transaction, call, callee, context, acd)
     return undefined
   }
   huntAnswered(transaction, call, connection)
+  acdAnswered(transaction, call, connection)
   answerRinging(transaction, call, connection)
   return undefined
 }

@@ -13,6 +13,7 @@ import { moveConnection } from '../media-state-machine.js'
 import type { TelephonyDirectory } from '../telephony-directory.js'
 import { callOf, type EngineCommand, type TelephonyState } from '../telephony-state.js'
 import { leave } from './basic.js'
+import { serviceReached } from './destinations.js'
 import {
   peekCall,
   requireCall,
@@ -20,7 +21,6 @@ import {
   requireNotAmong,
   requireReachable,
 } from './guards.js'
-import { groupReached } from './hunting.js'
 import { ring } from './ringing.js'
 import { joinCalls, requireCallPair } from './transfer.js'
 
@@ -49,10 +49,10 @@ const addParticipant: Operation<Command<'addParticipant'>> = (transaction, comma
       : context.directory.ownerOfDevice(own.endpoint.deviceId)
   if (person?.multimedia !== true)
     throw new PlatformError('NOT_ALLOWED', 'Only MULTIMEDIA users may add participants to a call')
-  if (groupReached(transaction.state.huntingGroups, command.callee) !== undefined)
+  if (serviceReached(transaction.state, command.callee) !== undefined)
     throw new PlatformError(
       'BAD_PARAMETER',
-      `callee: ${command.callee} is a hunting group, which cannot join a conference`,
+      `callee: ${command.callee} is a hunting group or a pilot, which cannot join a conference`,
     )
   const target = requireReachable(context.directory, command.callee, 'callee')
   requireNotAmong(call.connections, target, 'callee')

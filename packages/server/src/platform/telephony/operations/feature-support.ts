@@ -70,13 +70,15 @@ export function requireOwnDevice(
  * number): it is removed at once. Returns true when it was. An outside caller with the voice mail it was
  * sent to stays (`isOutsideCallerAtVoicemail`): it leaves a message, and the call ends when the caller hangs
  * up or the voice mail does (docs/call-model.md, "Service parties"); so does a call a hunting group
- * distributes: the caller waits for a member (operations/hunting.ts).
+ * distributes, and one waiting at a pilot: the caller waits for a member or an agent (operations/hunting.ts,
+ * acd-distribution.ts).
  */
 export function forgetIfNoUser(transaction: Transaction, call: CallRecord): boolean {
   if (
     hasUser(call.connections) ||
     isOutsideCallerAtVoicemail(call.connections) ||
-    call.hunt !== undefined
+    call.hunt !== undefined ||
+    (call.acd?.answeredAt === undefined && call.acd !== undefined)
   )
     return false
   transaction.cancelTimers((command) => 'callRef' in command && command.callRef === call.callRef)

@@ -72,20 +72,6 @@ export function groupReached(
   return groups?.[dialed] === undefined ? undefined : groupEndpoint(dialed)
 }
 
-/**
- * Makes the call reach `endpoint`: a hunting group distributes it, anything else is reached as the called
- * user's routing says (routing.ts `reachParty`).
- */
-export function reachDestination(
-  transaction: Transaction,
-  call: CallRecord,
-  endpoint: Endpoint,
-  context: EngineContext,
-): void {
-  if (endpoint.service === 'HUNTING_GROUP') reachGroup(transaction, call, endpoint.number, context)
-  else reachParty(transaction, call, endpoint, context)
-}
-
 /** A member the group may offer the call to now, with the device it rings. */
 interface Candidate {
   loginName: string
@@ -469,12 +455,20 @@ export function noteIdleMembers(transaction: Transaction): void {
   }
 }
 
-/** NOT_EXPECTED while a hunting group distributes the call: what `what` needs is not there yet. */
+/**
+ * NOT_EXPECTED while a hunting group or a pilot of the contact center distributes the call: what `what` needs is
+ * not there yet.
+ */
 export function requireNotHunting(call: CallRecord, what: string): void {
   if (call.hunt !== undefined)
     throw new PlatformError(
       'NOT_EXPECTED',
       `Hunting group ${call.hunt.group} is distributing call ${call.callRef}: ${what} once a member answers`,
+    )
+  if (call.acd !== undefined && call.acd.answeredAt === undefined)
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `Pilot ${call.acd.pilot} is distributing call ${call.callRef}: ${what} once an agent answers`,
     )
 }
 

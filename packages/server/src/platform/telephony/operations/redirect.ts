@@ -8,6 +8,8 @@ import type { EngineContext, Operation } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { reachPilot } from './acd-distribution.js'
+import { serviceReached } from './destinations.js'
 import {
   addNewDestination,
   forgetIfNoUser,
@@ -22,7 +24,7 @@ import {
   requireNotActiveElsewhere,
   requireNotAmong,
 } from './guards.js'
-import { groupReached, isOffered, reachGroup, requireNotHunting } from './hunting.js'
+import { isOffered, reachGroup, requireNotHunting } from './hunting.js'
 import { ring, stopRinging, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -42,11 +44,13 @@ function divert(
   stopRinging(transaction, call, ringing)
   call.lastRedirecting = ringing.endpoint
   const from = transaction.events.length
-  if (destination.service === 'HUNTING_GROUP') {
-    // The redirecting user sees where the call went; the group then distributes it (hunting.ts).
+  if (destination.service === 'HUNTING_GROUP' || destination.service === 'ACD_PILOT') {
+    // The redirecting user sees where the call went; the group or pilot then distributes it.
     transaction.commit(cause)
     addNewDestination(transaction, from, call.callRef, destination.number)
-    reachGroup(transaction, call, destination.number, context)
+    if (destination.service === 'HUNTING_GROUP')
+      reachGroup(transaction, call, destination.number, context)
+    else reachPilot(transaction, call, destination.number, context)
     return
   }
   const voicemail = destination.service === 'VOICEMAIL'
@@ -71,7 +75,7 @@ const redirect: Operation<Command<'redirect'>> = (transaction, command, context)
   const destination: Endpoint =
     command.redirectTo === 'VOICEMAIL' || command.redirectTo === 'DVA'
       ? requireVoicemail(context, command.loginName)
-      : (groupReached(transaction.state.huntingGroups, command.redirectTo) ??
+      : (serviceReached(transaction.state, command.redirectTo) ??
         requireDestination(context, command.loginName, command.redirectTo, 'redirectTo'))
   if (destination.service === undefined) {
     // The ringing user may send the call to another of their own devices, not to the one ringing.

@@ -89,6 +89,7 @@ function ringingTimer(command: EngineCommand, callRef: string, number: string): 
   switch (command.type) {
     case 'ringingTimeout':
     case 'huntNoAnswer':
+    case 'acdNoAnswer':
     case 'outsidePartyAnswers':
     case 'outsidePartyRejects':
       return command.callRef === callRef && command.number === number

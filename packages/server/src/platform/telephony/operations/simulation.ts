@@ -21,9 +21,9 @@ import {
 } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
 import { basicOperations, leave } from './basic.js'
+import { reachDestination, serviceReached } from './destinations.js'
 import { changeDevice } from './feature-support.js'
 import { touchConnection } from './guards.js'
-import { groupReached, reachDestination } from './hunting.js'
 import { answerRinging, isOutside, REJECT_CAUSE } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -131,10 +131,8 @@ const incomingCall: Operation<Command<'incomingCall'>> = (transaction, command, 
       `from: ${command.from} is a device of the platform, not an outside number: make a call from it instead`,
     )
   const target =
-    groupReached(
-      transaction.state.huntingGroups,
-      context.directory.extensionOf?.(command.to) ?? command.to,
-    ) ?? incomingTarget(context, command.to)
+    serviceReached(transaction.state, context.directory.extensionOf?.(command.to) ?? command.to) ??
+    incomingTarget(context, command.to)
   if (target === undefined || (target.deviceId === undefined && target.service === undefined))
     throw new PlatformError('NOT_FOUND', `to: '${command.to}' reaches no device of the platform`)
   const device =

@@ -11,7 +11,9 @@ import type { EngineContext, Operation } from '../engine-operation.js'
 import { moveConnection, newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { reachPilot } from './acd-distribution.js'
 import { connectionsOnDevice } from './consultation.js'
+import { isDistributor, serviceReached } from './destinations.js'
 import { addNewDestination, forgetIfNoUser, requireDestination } from './feature-support.js'
 import {
   hasUser,
@@ -21,7 +23,7 @@ import {
   requireNotAmong,
   touchConnection,
 } from './guards.js'
-import { groupReached, reachGroup, requireNotHunting } from './hunting.js'
+import { reachGroup, requireNotHunting } from './hunting.js'
 import { isOutside, ring, voicemailAnswers } from './ringing.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -224,7 +226,7 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
   if (others.length === 0) throw new PlatformError('NOT_EXPECTED', 'No other party to transfer')
   // The voice-mail number reaches the transferring user's voice mail (as redirect's does).
   const target =
-    groupReached(transaction.state.huntingGroups, command.transferTo) ??
+    serviceReached(transaction.state, command.transferTo) ??
     requireDestination(context, command.loginName, command.transferTo, 'transferTo')
   if (target.loginName === command.loginName)
     throw new PlatformError(
@@ -236,18 +238,19 @@ const blindTransfer: Operation<Command<'blindTransfer'>> = (transaction, command
     throw new PlatformError('NOT_ALLOWED', 'Transferring an outside party outside is not allowed')
   const copy = requireCall(transaction, call.callRef)
   copy.connections = copy.connections.filter((c) => !isUsers(c, command.loginName))
-  if (target.service === 'HUNTING_GROUP' && others.every((c) => c.endpoint.service !== undefined))
+  if (isDistributor(target) && others.every((c) => c.endpoint.service !== undefined))
     throw new PlatformError(
       'NOT_ALLOWED',
-      `transferTo: only a person can wait for hunting group ${target.number}, and the other party is a service`,
+      `transferTo: only a person can wait for ${target.number}, and the other party is a service`,
     )
   copy.lastRedirecting = { ...own.endpoint }
-  if (target.service === 'HUNTING_GROUP') {
-    // The transferring user sees where the call went; the group then distributes it (hunting.ts).
+  if (isDistributor(target)) {
+    // The transferring user sees where the call went; the group or pilot then distributes it.
     const from = transaction.events.length
     transaction.commit('TRANSFERRED')
     addNewDestination(transaction, from, call.callRef, target.number)
-    reachGroup(transaction, copy, target.number, context)
+    if (target.service === 'HUNTING_GROUP') reachGroup(transaction, copy, target.number, context)
+    else reachPilot(transaction, copy, target.number, context)
     return undefined
   }
   const voicemail = target.service === 'VOICEMAIL'

@@ -1,0 +1,252 @@
+/**
+ * Pilots in the engine (docs/contact-center.md, "Pilots" and "Calendars"): opened and closed by acdmanagement,
+ * switched by their calendars' transitions on the platform clock (one timer, at the next transition of any
+ * pilot), their calendars changed, monitored; and the contact center provisioned from its definition.
+ */
+import type { AcdState, PilotRuntime } from '../../acd/acd-state.js'
+import { definitionsOf } from '../../acd/acd-state.js'
+import { newAgent } from '../../acd/agent-state.js'
+import {
+  MAX_DAY_TRANSITIONS,
+  type PilotCalendar,
+  type Transition,
+  WEEK_DAYS,
+  type WeekDay,
+} from '../../acd/contact-center.js'
+import { isCalendarDate, nextTransition, transitionInForce } from '../../acd/pilot-calendar.js'
+import { PlatformError } from '../../platform-error.js'
+import type { Operation } from '../engine-operation.js'
+import type { EngineCommand } from '../telephony-state.js'
+import type { Transaction } from '../transaction.js'
+import { acdNoAnswer, acdOverflow } from './acd-distribution.js'
+import { changeAcd, requireAcd, requirePilot } from './acd-support.js'
+
+type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
+
+/** The most logins that monitor one pilot at once. */
+export const MAX_MONITORS = 100
+
+/** The rule and mode the pilot's calendar puts in force now, or the pilot's own when its calendar has none. */
+function inForce(
+  acd: AcdState,
+  number: string,
+  calendar: PilotCalendar,
+  now: number,
+): Pick<PilotRuntime, 'ruleNumber' | 'mode'> {
+  const pilot = acd.definition.pilots[number]
+  const found = transitionInForce(calendar, now, acd.definition.timeZone)
+  if (found !== undefined)
+    return { ruleNumber: found.transition.ruleNumber, mode: found.transition.mode }
+  return { ruleNumber: pilot?.ruleNumber ?? 1, mode: pilot?.open === false ? 'closed' : 'normal' }
+}
+
+/** Schedules the one calendar timer at the next transition of any pilot (none when no calendar has one). */
+function armCalendar(transaction: Transaction): void {
+  transaction.cancelTimers((command) => command.type === 'acdCalendar')
+  const acd = transaction.state.acd
+  if (acd === undefined) return
+  let next: number | undefined
+  for (const number in acd.pilots) {
+    const runtime = acd.pilots[number]
+    if (runtime === undefined) continue
+    const coming = nextTransition(runtime.calendar, transaction.now, acd.definition.timeZone)
+    if (coming !== undefined && (next === undefined || coming.at < next)) next = coming.at
+  }
+  if (next !== undefined) transaction.schedule(next - transaction.now, { type: 'acdCalendar' })
+}
+
+/** The calendar timer: every pilot takes the rule and mode its calendar has in force now. */
+const acdCalendar: Operation<Command<'acdCalendar'>> = (transaction) => {
+  const acd = transaction.state.acd
+  if (acd === undefined) return undefined
+  const pilots: Record<string, PilotRuntime> = { ...acd.pilots }
+  for (const number in pilots) {
+    const runtime = pilots[number] as PilotRuntime
+    const found = transitionInForce(runtime.calendar, transaction.now, acd.definition.timeZone)
+    if (found !== undefined)
+      pilots[number] = {
+        ...runtime,
+        ruleNumber: found.transition.ruleNumber,
+        mode: found.transition.mode,
+      }
+  }
+  changeAcd(transaction, { pilots })
+  armCalendar(transaction)
+  return undefined
+}
+
+/** Opens (mode normal, the rule in force kept) or closes a pilot, until its calendar's next transition. */
+const acdPilotMode: Operation<Command<'acdPilotMode'>> = (transaction, command) => {
+  requirePilot(transaction, command.pilot)
+  const acd = requireAcd(transaction)
+  const runtime = acd.pilots[command.pilot] as PilotRuntime
+  changeAcd(transaction, {
+    pilots: {
+      ...acd.pilots,
+      [command.pilot]: { ...runtime, mode: command.open ? 'normal' : 'closed' },
+    },
+  })
+  return undefined
+}
+
+/** Whether `day` names a normal day (monday...) or an exception day (yyyyMMdd). */
+function calendarDay(
+  day: string,
+): { kind: 'normal'; day: WeekDay } | { kind: 'exception'; date: string } {
+  if ((WEEK_DAYS as readonly string[]).includes(day)) return { kind: 'normal', day: day as WeekDay }
+  if (isCalendarDate(day)) return { kind: 'exception', date: day }
+  throw new PlatformError(
+    'BAD_PARAMETER',
+    `day: '${day}' is neither a week day (monday...) nor a date yyyyMMdd`,
+  )
+}
+
+/**
+ * Adds, replaces (1-based `index`) or removes a transition of one day of a pilot's calendar; the rule and mode in
+ * force follow at once, and the calendar timer moves to the next transition. A day holds at most 10 transitions,
+ * of the pilot's own rules.
+ */
+const acdCalendarChange: Operation<Command<'acdCalendarChange'>> = (transaction, command) => {
+  const pilot = requirePilot(transaction, command.pilot)
+  const acd = requireAcd(transaction)
+  const runtime = acd.pilots[command.pilot] as PilotRuntime
+  const where = calendarDay(command.day)
+  const calendar = structuredClone(runtime.calendar)
+  const list: Transition[] =
+    where.kind === 'normal'
+      ? (calendar.normal[where.day] ?? [])
+      : (calendar.exceptions[where.date] ?? [])
+  const transition = command.transition
+  if (
+    transition !== undefined &&
+    !pilot.rules.some((rule) => rule.ruleNumber === transition.ruleNumber)
+  )
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      `ruleNumber: pilot ${pilot.number} has no rule ${transition.ruleNumber}`,
+    )
+  if (command.change === 'add') {
+    if (transition === undefined) throw new PlatformError('BAD_PARAMETER', 'A transition is needed')
+    if (list.length >= MAX_DAY_TRANSITIONS)
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        `${command.day}: a day holds ${MAX_DAY_TRANSITIONS} transitions at most`,
+      )
+    list.push(transition)
+  } else {
+    const index = (command.index ?? 0) - 1
+    if (index < 0 || index >= list.length)
+      throw new PlatformError(
+        'NOT_FOUND',
+        `${command.day}: no transition ${command.index} (the day has ${list.length})`,
+      )
+    if (command.change === 'delete') list.splice(index, 1)
+    else {
+      if (transition === undefined)
+        throw new PlatformError('BAD_PARAMETER', 'A transition is needed')
+      list[index] = transition
+    }
+  }
+  if (where.kind === 'normal') calendar.normal[where.day] = list
+  else if (list.length === 0) delete calendar.exceptions[where.date]
+  else calendar.exceptions[where.date] = list
+  const current = inForce(acd, command.pilot, calendar, transaction.now)
+  changeAcd(transaction, {
+    pilots: { ...acd.pilots, [command.pilot]: { ...runtime, calendar, ...current } },
+  })
+  armCalendar(transaction)
+  return undefined
+}
+
+/** A login starts or stops monitoring a pilot: the pilot's events flow while any login does. */
+const acdMonitor: Operation<Command<'acdMonitor'>> = (transaction, command) => {
+  requirePilot(transaction, command.pilot)
+  const acd = requireAcd(transaction)
+  const runtime = acd.pilots[command.pilot] as PilotRuntime
+  const others = runtime.monitoredBy.filter((login) => login !== command.loginName)
+  if (command.start && others.length >= MAX_MONITORS)
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `Pilot ${command.pilot} is monitored by ${MAX_MONITORS} logins already`,
+    )
+  const monitoredBy = command.start ? [...others, command.loginName].sort() : others
+  changeAcd(transaction, {
+    pilots: { ...acd.pilots, [command.pilot]: { ...runtime, monitoredBy } },
+  })
+  return undefined
+}
+
+/**
+ * The contact center takes a definition (the directory file's, the control plane's): pilots keep their calendars'
+ * rule and mode of now and start with the definition's calendar; operators keep their state when they stay
+ * operators and their group still exists (else they are logged off); waiting calls of queues that stay keep
+ * waiting. An empty definition removes the contact center.
+ */
+const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
+  transaction,
+  command,
+) => {
+  const definition = definitionsOf(command.definition)
+  const before = transaction.state.acd
+  if (
+    command.definition.pilots.length === 0 &&
+    command.definition.operators.length === 0 &&
+    before === undefined
+  )
+    return undefined
+  const draft: AcdState = {
+    definition,
+    ...(command.digest !== undefined && { provision: command.digest }),
+    pilots: {},
+    agents: {},
+    queues: {},
+    wrapping: before?.wrapping ?? {},
+    outbox: before?.outbox ?? [],
+  }
+  for (const number in definition.pilots) {
+    const calendar = structuredClone(
+      definition.pilots[number]?.calendar ?? { normal: {}, exceptions: {} },
+    )
+    const current = inForce(draft, number, calendar, transaction.now)
+    draft.pilots[number] = {
+      ...current,
+      calendar,
+      monitoredBy: before?.pilots[number]?.monitoredBy ?? [],
+    }
+  }
+  for (const loginName in definition.operators) {
+    const operator = definition.operators[loginName]
+    const kept = before?.agents[loginName]
+    if (operator === undefined) continue
+    const groupGone = kept?.pg !== undefined && definition.processingGroups[kept.pg] === undefined
+    draft.agents[loginName] =
+      kept === undefined || groupGone
+        ? newAgent(loginName, operator.skills)
+        : { ...kept, skills: operator.skills.map((skill) => ({ ...skill })) }
+  }
+  for (const number in before?.queues ?? {})
+    if (definition.queues[number] !== undefined) draft.queues[number] = before?.queues[number] ?? []
+  transaction.state.acd = draft
+  armCalendar(transaction)
+  return undefined
+}
+
+const acdNoAnswerOperation: Operation<Command<'acdNoAnswer'>> = (transaction, command) => {
+  acdNoAnswer(transaction, command.callRef, command.number)
+  return undefined
+}
+
+const acdOverflowOperation: Operation<Command<'acdOverflow'>> = (transaction, command, context) => {
+  acdOverflow(transaction, command.callRef, context)
+  return undefined
+}
+
+export const acdPilotOperations = {
+  acdCalendar,
+  acdPilotMode,
+  acdCalendarChange,
+  acdMonitor,
+  provisionContactCenter,
+  acdNoAnswer: acdNoAnswerOperation,
+  acdOverflow: acdOverflowOperation,
+}
