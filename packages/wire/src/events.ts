@@ -102,14 +102,13 @@ export const EVENT_PACKAGES = {
 export type EventPackage = keyof typeof EVENT_PACKAGES
 
 /**
- * The real product's packages that are not in the specification (wire facts 4). Their selectors' ids
- * are not login names (node ids, RSI points, pilot numbers, and the special id `*` of `rti` and
- * `acdstats`), and the platform serves none of their events: a selector naming them is accepted
- * whatever its ids and routes nothing.
+ * The real product's packages that are not in the specification (wire facts 4) and that the platform does
+ * not serve yet. Their selectors' ids are not login names (node ids, RSI points, and the special id `*` of
+ * `rti` and `acdstats`): a selector naming them is accepted whatever its ids and routes nothing. The
+ * contact center's `agent` (login names) and `pilot` (pilot numbers) packages are served
+ * (docs/contact-center.md).
  */
 export const PRODUCT_ONLY_PACKAGES: ReadonlySet<EventPackage> = new Set<EventPackage>([
-  'agent',
-  'pilot',
   'rsi',
   'pbxManagement',
   'rti',

@@ -72,6 +72,19 @@ describe('EventRouter: index by event name and login', () => {
   })
 })
 
+describe('EventRouter: events about a subject', () => {
+  it("routes a pilot's events by their subject and sends them without it", () => {
+    const router = new EventRouter()
+    const monitor = target()
+    router.route(monitor, [{ eventNames: ['OnPilotCallQueued'], loginNames: ['pilot:3000'] }])
+    router.publish(event('OnPilotCallQueued', 'pilot:3000', { pilot: '3000', callRef: 'c1' }))
+    router.publish(event('OnPilotCallQueued', 'pilot:3001', { pilot: '3001', callRef: 'c2' }))
+    expect(monitor.received).toEqual([
+      '{"eventName":"OnPilotCallQueued","pilot":"3000","callRef":"c1"}',
+    ])
+  })
+})
+
 describe('EventRouter: company-wide events', () => {
   it.each(['OnUserCreated', 'OnUserDeleted'])(
     '%s reaches its targets whatever the login it is about or the ids routed',

@@ -4,7 +4,13 @@
  * serialized once, whatever the number of subscriptions it reaches.
  */
 import { COMPANY_WIDE_EVENTS, SYSTEM_EVENTS } from '@openness/wire'
-import type { EventSink, PlatformEvent, SystemEvent, SystemEventSink } from '../platform/events.js'
+import {
+  type EventSink,
+  isEventSubject,
+  type PlatformEvent,
+  type SystemEvent,
+  type SystemEventSink,
+} from '../platform/events.js'
 import type { EventRewrite } from './event-variants.js'
 
 /**
@@ -74,6 +80,13 @@ export interface Route {
   loginNames: readonly string[]
 }
 
+/** The event's JSON on the wire: without its `loginName` when that is a subject (a pilot's events). */
+function wireJson(event: PlatformEvent): string {
+  if (!isEventSubject(event.loginName)) return JSON.stringify(event)
+  const { loginName: _, ...rest } = event
+  return JSON.stringify(rest)
+}
+
 /** The key that matches any login, used for company-wide events. */
 export const ANY_LOGIN = '*'
 
@@ -129,7 +142,7 @@ export class EventRouter implements EventSink, SystemEventSink {
     const own = byLogin.get(event.loginName)
     const any = byLogin.get(ANY_LOGIN)
     if (own === undefined && any === undefined) return
-    const serialized = new SerializedEvent(JSON.stringify(event), event, origin)
+    const serialized = new SerializedEvent(wireJson(event), event, origin)
     if (own !== undefined && any !== undefined) {
       for (const target of new Set([...own, ...any])) target.deliver(serialized)
       return

@@ -36,6 +36,20 @@ export interface EventSink {
   publish(event: PlatformEvent, origin?: number): void
 }
 
+/**
+ * The `loginName` of an event about something other than a user, such as a pilot of the contact center
+ * (`pilot:3000`): it routes the event to the subscriptions that name it, as a login name routes a user's, and
+ * the event goes on the wire without it. No login name has a colon (docs/directory-file.md).
+ */
+export function eventSubject(kind: 'pilot', id: string): string {
+  return `${kind}:${id}`
+}
+
+/** Whether an event's `loginName` is a subject (`eventSubject`) rather than a user's login name. */
+export function isEventSubject(loginName: string): boolean {
+  return loginName.includes(':')
+}
+
 /** An event of the platform itself (package `system`): about no user, so without `loginName`. */
 export type SystemEvent = { eventName: string } & Record<string, unknown>
 

@@ -15,11 +15,15 @@ const RIGHTS: Record<string, readonly UserRight[]> = {
   lea: ['TELEPHONY_BASIC', 'MESSAGING'],
 }
 
+/** The pilots of the contact center this table knows. */
+const PILOTS = new Set(['3000', '3001'])
+
 function context(owner: string, admin: boolean): FilterContext {
   return {
     owner,
     admin,
     isUser: (login) => RIGHTS[login] !== undefined,
+    isPilot: (number) => PILOTS.has(number),
     maySupervise: (login) =>
       (RIGHTS[login] ?? []).some(
         (right) => right === 'TELEPHONY_ADVANCED' || right === 'MESSAGING',
@@ -168,15 +172,35 @@ const ACCEPTED: Accepted[] = [
     supervised: [],
   },
   {
-    name: 'administrator: pbxManagement and rsi without ids, agent and pilot with other ids',
+    name: 'administrator: pbxManagement and rsi without ids, rti with its * id: accepted, nothing routed',
     context: ADMIN,
     selectors: [
       { names: ['pbxManagement'] },
       { names: ['rsi'], ids: [] },
-      { names: ['agent'], ids: ['zoe'] },
-      { names: ['pilot'], ids: ['30000'] },
+      { names: ['rti'], ids: ['*'] },
     ],
     routes: [],
+    supervised: [],
+  },
+  {
+    name: 'administrator: agent events of the agents listed, as for any user package',
+    context: ADMIN,
+    selectors: [{ names: ['agent'], ids: ['bob'] }],
+    routes: [{ eventNames: [...EVENT_PACKAGES.agent], loginNames: ['bob'] }],
+    supervised: ['bob'],
+  },
+  {
+    name: "a user session: its own agent events (an agent's states, a supervisor's help requests)",
+    context: USER,
+    selectors: [{ names: ['agent'] }],
+    routes: [{ eventNames: [...EVENT_PACKAGES.agent], loginNames: ['alice'] }],
+    supervised: [],
+  },
+  {
+    name: 'pilot events of the pilots named, routed by their subject',
+    context: ADMIN,
+    selectors: [{ names: ['pilot'], ids: ['3000', '3001', '3000'] }],
+    routes: [{ eventNames: [...EVENT_PACKAGES.pilot], loginNames: ['pilot:3000', 'pilot:3001'] }],
     supervised: [],
   },
   {
@@ -214,6 +238,18 @@ const ACCEPTED: Accepted[] = [
 ]
 
 const REFUSED: Refused[] = [
+  {
+    name: 'pilot events without pilots named',
+    context: ADMIN,
+    selectors: [{ names: ['pilot'], ids: [] }],
+    message: /selectors\[0\]\.ids: name the pilots to follow/,
+  },
+  {
+    name: 'pilot events of a number that is no pilot',
+    context: ADMIN,
+    selectors: [{ names: ['pilot'], ids: ['3000', '30000'] }],
+    message: /selectors\[0\]\.ids: no pilot '30000'/,
+  },
   {
     name: 'a package plus an event name',
     context: USER,

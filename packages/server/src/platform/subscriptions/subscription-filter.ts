@@ -3,8 +3,9 @@
  * selector names exact event names or one package, never a mix of packages; ids are login names,
  * optional for a user session (its owner), required for an administrator session; the company-wide
  * events are not filtered by ids. A filter that breaks a rule is refused with a message naming it.
- * Selectors of the real product's own packages (`rti`, `agent`...) are accepted and route nothing; those of
- * `system` route the platform's events to administrator subscriptions, whatever their ids.
+ * Selectors of the real product's own packages not served yet (`rti`, `rsi`...) are accepted and route
+ * nothing; those of `system` route the platform's events to administrator subscriptions, whatever their ids;
+ * those of `pilot` name pilot numbers.
  */
 import {
   COMPANY_WIDE_EVENTS,
@@ -15,6 +16,7 @@ import {
   PRODUCT_ONLY_PACKAGES,
   type Selector,
 } from '@openness/wire'
+import { eventSubject } from '../events.js'
 import { type ClientDialect, packageReaches } from './client-dialect.js'
 
 /** A route of a subscription: these events about these logins. */
@@ -33,6 +35,8 @@ export interface FilterContext {
   isUser(loginName: string): boolean
   /** True when an administrator subscription may list the user (it holds TELEPHONY_ADVANCED or MESSAGING). */
   maySupervise(loginName: string): boolean
+  /** True when `number` is a pilot of the contact center (the `pilot` package's ids); none when absent. */
+  isPilot?(number: string): boolean
   /** The SDK that subscribes, when its package names stand for fewer events (client-dialect.ts). */
   dialect?: ClientDialect | undefined
 }
@@ -95,6 +99,20 @@ export function compileFilter(
     // The real product's own packages (wire facts 4): ids that are no login names, such as `*` for
     // rti and acdstats, and no event the platform sends. Accepted, nothing routed, nobody supervised.
     if (PRODUCT_ONLY_PACKAGES.has(selected.pkg)) continue
+    // The pilots' events (docs/contact-center.md): ids are pilot numbers, routed by their subject.
+    if (selected.pkg === 'pilot') {
+      const pilots = [...new Set(selector.ids ?? [])]
+      if (pilots.length === 0)
+        return refuse(`filter.selectors[${index}].ids: name the pilots to follow, by their numbers`)
+      const unknown = pilots.find((id) => context.isPilot?.(id) !== true)
+      if (unknown !== undefined)
+        return refuse(`filter.selectors[${index}].ids: no pilot '${unknown}'`)
+      routes.push({
+        eventNames: selected.eventNames,
+        loginNames: pilots.map((id) => eventSubject('pilot', id)),
+      })
+      continue
+    }
     const eventNames = selected.byPackage
       ? selected.eventNames.filter((name) => packageReaches(context.dialect, name))
       : selected.eventNames

@@ -68,6 +68,8 @@ export interface SubscriptionManagerOptions {
   onBackgroundError?: (error: unknown, what: string) => void
   /** Subscriptions one session may have; DEFAULT_QUOTAS' when absent (platform/quotas.ts). */
   maxPerSession?: number
+  /** Whether a number is a pilot of the contact center (the `pilot` package's ids); none is when absent. */
+  isPilot?: (number: string) => boolean
 }
 
 /** How often the sweep looks for idle subscriptions, by default. */
@@ -100,6 +102,7 @@ export class SubscriptionManager {
   private readonly sweepIntervalMs: number
   private readonly report: (error: unknown, what: string) => void
   private readonly maxPerSession: number
+  private readonly isPilot: ((number: string) => boolean) | undefined
   private sweepTimer: Timer | undefined
 
   constructor(
@@ -116,6 +119,7 @@ export class SubscriptionManager {
       (options.sweepIntervalSeconds ?? SUBSCRIPTION_SWEEP_INTERVAL_SECONDS) * 1000
     this.report = options.onBackgroundError ?? (() => {})
     this.maxPerSession = options.maxPerSession ?? DEFAULT_QUOTAS.subscriptionsPerSession
+    this.isPilot = options.isPilot
   }
 
   /**
@@ -408,6 +412,7 @@ export class SubscriptionManager {
         this.directory
           .findUser(login)
           ?.record.apiRights.some((right) => SUPERVISION_RIGHTS.includes(right)) ?? false,
+      ...(this.isPilot !== undefined && { isPilot: this.isPilot }),
     }
   }
 

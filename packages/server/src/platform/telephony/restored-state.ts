@@ -22,6 +22,7 @@ export function portableState(state: TelephonyState): PortableEngineState {
     ...(state.huntingGroups !== undefined && { huntingGroups: state.huntingGroups }),
     ...(state.huntingProvision !== undefined && { huntingProvision: state.huntingProvision }),
     ...(state.deskSharing !== undefined && { deskSharing: state.deskSharing }),
+    ...(state.acd !== undefined && { acd: state.acd }),
   }
 }
 
@@ -86,6 +87,7 @@ export function restoredState(
       huntingGroups: structuredClone(target.huntingGroups),
       huntingProvision: target.huntingProvision,
       deskSharing: structuredClone(target.deskSharing),
+      acd: structuredClone(target.acd),
     },
     structuredClone(target.calls),
   )

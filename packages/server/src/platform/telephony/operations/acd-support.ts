@@ -15,6 +15,7 @@ import {
   refusalOf,
 } from '../../acd/agent-state.js'
 import type { OperatorDefinition, PilotDefinition } from '../../acd/contact-center.js'
+import { eventSubject } from '../../events.js'
 import { PlatformError } from '../../platform-error.js'
 import type { CallRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
@@ -146,11 +147,6 @@ export function tellAgents(transaction: Transaction): void {
   changedAgents.delete(transaction)
 }
 
-/** The subject under which a pilot's events are routed: no login name has a colon (docs/contact-center.md). */
-export function pilotSubject(number: string): string {
-  return `pilot:${number}`
-}
-
 /** A pilot event (package `pilot`), sent only while someone monitors the pilot. */
 export function tellPilot(
   transaction: Transaction,
@@ -159,7 +155,7 @@ export function tellPilot(
   fields: Record<string, unknown>,
 ): void {
   if ((transaction.state.acd?.pilots[pilot]?.monitoredBy.length ?? 0) === 0) return
-  transaction.events.push({ eventName, loginName: pilotSubject(pilot), pilot, ...fields })
+  transaction.events.push({ eventName, loginName: eventSubject('pilot', pilot), pilot, ...fields })
 }
 
 /** The call's caller: the first party that is not the pilot or an agent it offers the call to. */
