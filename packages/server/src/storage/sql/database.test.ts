@@ -99,6 +99,7 @@ describe('openDatabase', () => {
         expect(foreignKeys.rows).toStrictEqual([{ foreign_keys: 1 }])
         expect(tables.map((table) => table.name).sort()).toStrictEqual([
           'account',
+          'acd_ticket',
           'comlog_index_mark',
           'comlog_record',
           'comlog_user_index',

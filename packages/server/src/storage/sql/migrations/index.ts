@@ -12,6 +12,7 @@ import { engineLeaseMigration } from './0009-engine-lease.js'
 import { platformSnapshotMigration } from './0010-platform-snapshot.js'
 import { revisionsMigration } from './0011-revisions.js'
 import { miniMessagesMigration } from './0012-mini-messages.js'
+import { acdTicketsMigration } from './0013-acd-tickets.js'
 
 /** Every migration by name; Kysely applies them in the alphabetical order of the names. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -27,6 +28,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-platform-snapshot': platformSnapshotMigration,
   '0011-revisions': revisionsMigration,
   '0012-mini-messages': miniMessagesMigration,
+  '0013-acd-tickets': acdTicketsMigration,
 }
 
 /** Hands the static list to Kysely's Migrator. */
