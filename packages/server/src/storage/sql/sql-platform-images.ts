@@ -34,6 +34,7 @@ const TABLES = [
   'comlog_index_mark',
   'voicemail_message',
   'mini_message',
+  'acd_ticket',
   'service_state',
 ] as const
 
@@ -49,6 +50,7 @@ const KEYS: Readonly<Record<TableName, readonly string[]>> = {
   comlog_index_mark: ['name'],
   voicemail_message: ['voicemail_id'],
   mini_message: ['message_id'],
+  acd_ticket: ['ticket_id'],
   service_state: ['name'],
 }
 type Row = Record<string, unknown>
@@ -120,7 +122,7 @@ export class SqlPlatformImages implements PlatformImageStore {
   }
 
   async #restoreOnce(image: PlatformImage): Promise<RestoredRows> {
-    // An image taken before a table existed (mini_message: migration 0012) holds none of its rows.
+    // An image taken before a table existed (mini_message: migration 0012; acd_ticket: 0013) holds none of its rows.
     const tables = image.tables as Partial<Tables>
     const changed = {} as Record<TableName, string[]>
     await this.#db
