@@ -39,6 +39,7 @@ import {
   type SessionTiming,
 } from '../platform/sessions/session-manager.js'
 import { SystemStatusService } from '../platform/system/system-status-service.js'
+import { AcdTicketRecorder } from '../platform/telephony/acd-ticket-recorder.js'
 import { DirectoryTelephony } from '../platform/telephony/directory-telephony.js'
 import { EngineDevices } from '../platform/telephony/engine-devices.js'
 import { fileHuntingGroups, followFileGroups } from '../platform/telephony/engine-groups.js'
@@ -237,10 +238,15 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       }),
       reportError,
     })
-    const { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages } = records
+    const { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages, acdTickets } = records
     // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory"), its
     // hunting groups the directory file's (docs/groups.md, "Where groups live").
     let engineNode: EngineNode | undefined
+    const ticketRecorder = new AcdTicketRecorder({
+      store: acdTickets,
+      engine: () => engineNode,
+      onError: reportError,
+    })
     const followGroups = (engine: EngineNode) =>
       followFileGroups(engine, fileHuntingGroups(directory.settings.huntingGroups)).catch(
         (error: unknown) => reportError(error, "the engine did not take the file's hunting groups"),
@@ -271,6 +277,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         if (role === 'owner') {
           engineDevices.reconcile()
           if (engineNode !== undefined) followGroups(engineNode)
+          void ticketRecorder.drain()
         }
         delivery.engineRoleChanged(role)
       },
@@ -281,6 +288,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         onCommitted: (committed) => {
           comlog.engineCommitted(committed)
           voicemailDeposits.engineCommitted(committed)
+          ticketRecorder.engineCommitted(committed)
           options.activity?.committed(committed)
         },
         onTimerError: (error, timer) =>

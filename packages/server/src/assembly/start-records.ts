@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { EventRouter } from '../delivery/event-router.js'
+import type { AcdTicketStore } from '../platform/acd/acd-ticket-store.js'
 import { ComlogService } from '../platform/comlog/comlog-service.js'
 import { EventSummaryService } from '../platform/comlog/event-summary.js'
 import type { Directory } from '../platform/directory/directory.js'
@@ -20,6 +21,7 @@ import {
   miniMessageTables,
   voicemailTables,
 } from '../storage/sql/database.js'
+import { acdTicketTables, SqlAcdTicketStore } from '../storage/sql/sql-acd-ticket-store.js'
 import { SqlComlogStore } from '../storage/sql/sql-comlog-store.js'
 import { SqlMiniMessageStore } from '../storage/sql/sql-mini-message-store.js'
 import { SqlVoicemailStore } from '../storage/sql/sql-voicemail-store.js'
@@ -31,6 +33,7 @@ export interface Records {
   voicemail: VoicemailService
   voicemailDeposits: VoicemailDeposits
   miniMessages: MiniMessageService
+  acdTickets: AcdTicketStore
 }
 
 /** What the records are built from. */
@@ -85,5 +88,7 @@ export function startRecords(parts: RecordsParts): Records {
     clock,
     summary: eventSummary,
   })
-  return { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages }
+  // The contact center's tickets are durable records, as the log's (docs/contact-center.md, "Tickets").
+  const acdTickets = new SqlAcdTicketStore(acdTicketTables(parts.db))
+  return { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages, acdTickets }
 }

@@ -78,8 +78,10 @@ export interface AcdState {
   queues: Record<string, string[]>
   /** The tickets of answered calls that ended, by the login name of the agent wrapping them up. */
   wrapping: Record<string, AcdTicket>
-  /** The tickets closed and not yet in the ticket store, oldest first. */
+  /** The tickets closed and not yet in the ticket store, oldest first (telephony/acd-ticket-recorder.ts). */
   outbox: AcdTicket[]
+  /** How many tickets were dropped from a full outbox, the ticket store failing that long; absent: none. */
+  droppedTickets?: number
 }
 
 /** The definitions by number and login name. */

@@ -361,6 +361,7 @@ export type AcdCommand =
       transition?: Transition
     }
   | { type: 'acdMonitor'; pilot: string; loginName: string; start: boolean }
+  | { type: 'acdTicketsStored'; ticketIds: string[] }
   | { type: 'provisionContactCenter'; definition: ContactCenterDefinition; digest?: string }
 
 /** The desk-sharing sets taken: a set's number to the login name of the user logged on there. */

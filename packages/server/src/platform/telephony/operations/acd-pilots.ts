@@ -231,6 +231,16 @@ const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
   return undefined
 }
 
+/** The ticket store holds these tickets: the outbox lets them go (acd-ticket-recorder.ts). */
+const acdTicketsStored: Operation<Command<'acdTicketsStored'>> = (transaction, command) => {
+  const acd = transaction.state.acd
+  if (acd === undefined) return undefined
+  const stored = new Set(command.ticketIds)
+  const outbox = acd.outbox.filter((ticket) => !stored.has(ticket.ticketId))
+  if (outbox.length !== acd.outbox.length) changeAcd(transaction, { outbox })
+  return undefined
+}
+
 const acdNoAnswerOperation: Operation<Command<'acdNoAnswer'>> = (transaction, command) => {
   acdNoAnswer(transaction, command.callRef, command.number)
   return undefined
@@ -247,6 +257,7 @@ export const acdPilotOperations = {
   acdCalendarChange,
   acdMonitor,
   provisionContactCenter,
+  acdTicketsStored,
   acdNoAnswer: acdNoAnswerOperation,
   acdOverflow: acdOverflowOperation,
 }

@@ -221,8 +221,15 @@ export function ticketOf(
 /** The most closed tickets the engine keeps until the ticket store has them. */
 export const MAX_OUTBOX = 10_000
 
-/** Closes a ticket: into the outbox, from which the runtime stores it (acd-ticket-recorder.ts). */
+/**
+ * Closes a ticket: into the outbox, from which the runtime stores it (acd-ticket-recorder.ts). A full outbox (the
+ * store has failed for MAX_OUTBOX tickets) drops its oldest, counted in `droppedTickets`.
+ */
 export function closeTicket(transaction: Transaction, ticket: AcdTicket): void {
   const acd = requireAcd(transaction)
-  changeAcd(transaction, { outbox: [...acd.outbox, ticket] })
+  const full = acd.outbox.length >= MAX_OUTBOX
+  changeAcd(transaction, {
+    outbox: [...(full ? acd.outbox.slice(1) : acd.outbox), ticket],
+    ...(full && { droppedTickets: (acd.droppedTickets ?? 0) + 1 }),
+  })
 }
