@@ -1,0 +1,1 @@
+export * from './call-data.js'
