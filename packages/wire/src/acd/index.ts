@@ -1,2 +1,3 @@
 export * from './agent.js'
 export * from './call-data.js'
+export * from './pilot-monitoring.js'
