@@ -1,4 +1,5 @@
 /** @openness/wire: every record that crosses HTTP, declared once as a TypeBox schema. */
+export * from './acd/index.js'
 export * from './authentication.js'
 export * from './comlog.js'
 export * from './directory.js'

@@ -1,5 +1,6 @@
 /** Call records (wire facts 5.2 and 5.3): Call, CallData, Leg, Participant and their capabilities. */
 import { type Static, Type } from 'typebox'
+import { AcdData, TrunkIdentification } from '../acd/call-data.js'
 import { enumeration } from '../enumeration.js'
 import { PartyInfo } from './party.js'
 
@@ -140,6 +141,13 @@ export const CallData = Type.Object(
       }),
     ),
     hexaBinaryAssociatedData: Type.Optional(Type.String()),
+    accountInfo: Type.Optional(
+      Type.String({
+        description: 'the transaction code an agent sent for the call (sendaccountinfo)',
+      }),
+    ),
+    acdCallData: Type.Optional(AcdData),
+    trunkIdentification: Type.Optional(TrunkIdentification),
   },
   { title: 'CallData' },
 )
