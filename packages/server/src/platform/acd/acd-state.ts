@@ -51,6 +51,9 @@ export interface AcdCall {
   /** The agent who answered, and the processing group it answered in. */
   agent?: string
   pg?: string
+  /** The waiting time expected when the call joined its queue, and whether the queue was full then. */
+  expectedWaitMs?: number
+  saturated?: boolean
   /** The transaction code the agent gave during the call (sendaccountinfo). */
   transactionCode?: string
   /** The make call or transferInfo asked for a supervised transfer. */
@@ -78,6 +81,11 @@ export interface AcdState {
   queues: Record<string, string[]>
   /** The tickets of answered calls that ended, by the login name of the agent wrapping them up. */
   wrapping: Record<string, AcdTicket>
+  /**
+   * Each queue's mean handling time (a moving average over its served calls, ms): the expected waiting time of
+   * a call is the calls ahead of it, plus one, times this, shared by the agents of the queue's group logged on.
+   */
+  handlingMs: Record<string, number>
   /** The tickets closed and not yet in the ticket store, oldest first (telephony/acd-ticket-recorder.ts). */
   outbox: AcdTicket[]
   /** How many tickets were dropped from a full outbox, the ticket store failing that long; absent: none. */

@@ -3,6 +3,7 @@
  * connections on the user's devices, its participants the other parties.
  */
 import type {
+  AcdData,
   Call,
   CallCapabilities,
   CallData,
@@ -11,6 +12,7 @@ import type {
   Participant,
   PartyInfo,
 } from '@openness/wire'
+import type { AcdCall } from '../acd/acd-state.js'
 import { vcardPathOf } from '../directory/vcard-path.js'
 import { shownAssociatedData } from './associated-data.js'
 import { CallLookup } from './call-index.js'
@@ -146,6 +148,28 @@ export function isUsers(connection: Connection, loginName: string): boolean {
 }
 
 /** The call as `loginName` sees it; undefined when the user is not in it. */
+/**
+ * The ACD context of a call that reached a pilot (AcdData; docs/contact-center.md, "The call's ACD data"): from
+ * the call's record only, as every part of a view, so that it changes when the call does, never with time alone.
+ */
+function acdCallData(acd: AcdCall): AcdData {
+  const seconds = (ms: number) => Math.round(ms / 1000)
+  return {
+    callInfo: {
+      queueWaitingTime: seconds(acd.queueWaitMs),
+      globalWaitingTime: acd.answeredAt === undefined ? 0 : seconds(acd.answeredAt - acd.arrivedAt),
+      ...(acd.pg !== undefined && { agentGroup: acd.pg }),
+      local: true,
+    },
+    queueData: {
+      waitingTime: seconds(acd.expectedWaitMs ?? 0),
+      saturated: acd.saturated === true,
+    },
+    pilotNumber: acd.pilot,
+    supervisedTransfer: acd.supervisedTransfer === true,
+  }
+}
+
 export function callView(
   call: CallRecord,
   loginName: string,
@@ -193,5 +217,6 @@ export function callView(
   if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
   if (call.recordState) callData.recordState = call.recordState
   Object.assign(callData, shownAssociatedData(call))
+  if (call.acd !== undefined) callData.acdCallData = acdCallData(call.acd)
   return { callRef: call.callRef, callData, legs, participants }
 }

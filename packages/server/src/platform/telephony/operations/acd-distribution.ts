@@ -170,6 +170,11 @@ function enqueue(
   changeAcd(transaction, { queues: { ...acd.queues, [queueNumber]: queue } })
   acdCall.queuedAt = transaction.now
   acdCall.firstQueuedAt ??= transaction.now
+  if (where === 'back') {
+    const definition = acd.definition.queues[queueNumber]
+    acdCall.expectedWaitMs = expectedWait(acd, queueNumber, queue.length)
+    acdCall.saturated = definition !== undefined && queue.length >= definition.size
+  }
   if (where === 'back')
     tellPilot(transaction, acdCall.pilot, 'OnPilotCallQueued', {
       caller: callerOf(call)?.number ?? '',
@@ -179,6 +184,25 @@ function enqueue(
       numberOfQueued: queue.length,
     })
 }
+
+/**
+ * The waiting time a call at `position` (1 for the head) of the queue can expect: the calls up to it times the
+ * queue's mean handling time, shared by the agents of its group logged on (0 before any call was served).
+ */
+export function expectedWait(acd: AcdState, queueNumber: string, position: number): number {
+  const handling = acd.handlingMs[queueNumber] ?? 0
+  if (handling === 0) return 0
+  const group = acd.definition.queues[queueNumber]?.processingGroup
+  let agents = 0
+  for (const loginName in acd.agents) {
+    const agent = acd.agents[loginName]
+    if (agent !== undefined && agent.pg === group && agent.place !== 'LOG_OFF') agents += 1
+  }
+  return Math.round((position * handling) / Math.max(1, agents))
+}
+
+/** How much a served call moves its queue's mean handling time (an exponential moving average). */
+const HANDLING_WEIGHT = 0.2
 
 /** Takes the call out of its queue (its wait so far counted). */
 function dequeue(transaction: Transaction, acdCall: AcdCall, callRef: string): void {
@@ -574,6 +598,17 @@ function agentPartEnded(transaction: Transaction, call: CallRecord, acdCall: Acd
   if (agent === undefined || agent.acdCall !== call.callRef || agent.place !== 'BUSY') {
     closeTicket(transaction, ticket)
     return
+  }
+  if (acdCall.queue !== undefined) {
+    const mean = acd.handlingMs[acdCall.queue]
+    const handled = ticket.handlingMs
+    changeAcd(transaction, {
+      handlingMs: {
+        ...acd.handlingMs,
+        [acdCall.queue]:
+          mean === undefined ? handled : Math.round(mean + HANDLING_WEIGHT * (handled - mean)),
+      },
+    })
   }
   const group = acdCall.pg === undefined ? undefined : acd.definition.processingGroups[acdCall.pg]
   const wrapUpMs = group?.wrapUpMs ?? 0

@@ -202,6 +202,8 @@ const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
     queues: {},
     wrapping: before?.wrapping ?? {},
     outbox: before?.outbox ?? [],
+    handlingMs: {},
+    ...(before?.droppedTickets !== undefined && { droppedTickets: before.droppedTickets }),
   }
   for (const number in definition.pilots) {
     const calendar = structuredClone(
@@ -226,6 +228,9 @@ const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
   }
   for (const number in before?.queues ?? {})
     if (definition.queues[number] !== undefined) draft.queues[number] = before?.queues[number] ?? []
+  for (const number in before?.handlingMs ?? {})
+    if (definition.queues[number] !== undefined)
+      draft.handlingMs[number] = before?.handlingMs[number] ?? 0
   transaction.state.acd = draft
   armCalendar(transaction)
   return undefined
