@@ -22,6 +22,8 @@ import { readinessCheck } from '../gateway/plugins/readiness.js'
 import { requestHygiene } from '../gateway/plugins/request-hygiene.js'
 import { requestMetrics } from '../gateway/plugins/request-metrics.js'
 import { sessionResolver } from '../gateway/plugins/session-resolver.js'
+import { acdAgentRoutes } from '../gateway/routes/acd-agent.js'
+import { acdManagementRoutes, acdPilotMonitoringRoutes } from '../gateway/routes/acd-pilots.js'
 import { authenticateRoutes } from '../gateway/routes/authenticate.js'
 import { comlogRoutes } from '../gateway/routes/comlog.js'
 import { directoryRoutes } from '../gateway/routes/directory.js'
@@ -111,6 +113,9 @@ export async function buildApp(
       await v1.register(directoryRoutes, { prefix: '/directory' })
       await v1.register(voicemailRoutes, { prefix: '/messaging/mailboxes' })
       await v1.register(systemRoutes)
+      await v1.register(acdAgentRoutes, { prefix: '/acd/agent' })
+      await v1.register(acdPilotMonitoringRoutes, { prefix: '/acd/pilotmonitoring' })
+      await v1.register(acdManagementRoutes, { prefix: '/acd/management' })
       await v1.register(vcardRoutes)
       await v1.register(notInstalledRoutes)
     },

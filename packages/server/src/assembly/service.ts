@@ -201,6 +201,14 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       quotas,
       journal,
       reportError,
+      // The engine's state on this node, once it runs (below).
+      contactCenter: {
+        isPilot: (number) =>
+          engineNode?.queries.acdState()?.definition.pilots[number] !== undefined,
+        pilots: () => Object.keys(engineNode?.queries.acdState()?.definition.pilots ?? {}).sort(),
+        operators: () =>
+          Object.keys(engineNode?.queries.acdState()?.definition.operators ?? {}).sort(),
+      },
     })
     const { outlets, subscriptions } = delivery
     if (delivery.inLogs) eventsDelivered = delivery.inLogs

@@ -16,7 +16,10 @@ import type { Clock } from '../platform/events.js'
 import type { Journal } from '../platform/journal/journal.js'
 import type { Quotas } from '../platform/quotas.js'
 import { followSubscriptionChanges } from '../platform/subscriptions/subscription-change-follower.js'
-import { SubscriptionManager } from '../platform/subscriptions/subscription-manager.js'
+import {
+  SubscriptionManager,
+  type SubscriptionManagerOptions,
+} from '../platform/subscriptions/subscription-manager.js'
 import type { SubscriptionRecord } from '../platform/subscriptions/subscription-record.js'
 import { WebhookTargets } from '../platform/subscriptions/webhook-targets.js'
 import type { EngineNodeRole } from '../platform/telephony/engine-node.js'
@@ -52,6 +55,8 @@ export interface DeliveryParts {
   quotas: Quotas
   journal: Journal
   reportError: (error: unknown, what: string) => void
+  /** The contact center's pilots and operators, for the selectors of its packages. */
+  contactCenter?: SubscriptionManagerOptions['contactCenter']
 }
 
 /** Builds the delivery; the subscriptions' sweeps start with `subscriptions.start()`. */
@@ -99,6 +104,7 @@ export async function startDelivery(parts: DeliveryParts): Promise<Delivery> {
       webhooks: new WebhookTargets(options.webhooks?.allowedHosts),
       maxPerSession: parts.quotas.subscriptionsPerSession,
       onBackgroundError: reportError,
+      ...(parts.contactCenter !== undefined && { contactCenter: parts.contactCenter }),
     },
   )
   const subscriptionChanges = await followSubscriptionChanges(

@@ -30,6 +30,11 @@ const USER_SERVICES: readonly CatalogEntry[] = [
   { serviceName: 'Comlog', relativeUrl: '/comlog/records' },
   // The SDKs look the messaging service up as `voicemail` (wire facts 8.5); a user needs MESSAGING.
   { serviceName: 'Voicemail', relativeUrl: '/messaging/mailboxes', anyOf: ['MESSAGING'] },
+  // The contact center (docs/contact-center.md): the SDKs look these up by name; relativeUrls of our own, never
+  // under /telephony (the Node SDK takes any such URL for the telephony service).
+  { serviceName: 'AcdAgent', relativeUrl: '/acd/agent' },
+  { serviceName: 'AcdPilotMonitoring', relativeUrl: '/acd/pilotmonitoring' },
+  { serviceName: 'AcdManagement', relativeUrl: '/acd/management' },
 ]
 
 /**
@@ -46,11 +51,15 @@ const ADMINISTRATOR_SERVICES: readonly CatalogEntry[] = [
 
 /** The services route plugins declared they provide. */
 export class ServiceCatalog {
-  private readonly provided = new Set<string>()
+  /** Each service provided, with the sessions it is listed for when not every session's. */
+  private readonly provided = new Map<string, ((session: Session) => boolean) | undefined>()
 
-  /** Declares that the server serves this service (called by the route plugin that implements it). */
-  provide(serviceName: string): void {
-    this.provided.add(serviceName)
+  /**
+   * Declares that the server serves this service (called by the route plugin that implements it); `listedFor`
+   * narrows the sessions whose SessionInfo lists it (the contact center's services: its operators').
+   */
+  provide(serviceName: string, listedFor?: (session: Session) => boolean): void {
+    this.provided.set(serviceName, listedFor)
   }
 
   /** The services to list in the SessionInfo of `session`. */
@@ -58,6 +67,7 @@ export class ServiceCatalog {
     const entries = session.admin ? ADMINISTRATOR_SERVICES : USER_SERVICES
     return entries
       .filter((entry) => this.provided.has(entry.serviceName))
+      .filter((entry) => this.provided.get(entry.serviceName)?.(session) ?? true)
       .filter(
         (entry) =>
           session.admin ||

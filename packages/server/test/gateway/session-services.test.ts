@@ -81,10 +81,14 @@ const FAMILY_SERVICES: Readonly<Record<string, readonly string[] | null>> = {
   // Reached through the location service's VCARD base (docs/vcard.md).
   vcard: null,
   system: ['Maintenance'],
+  acd: ['AcdAgent', 'AcdPilotMonitoring', 'AcdManagement'],
 }
 
-/** Families of administrator sessions only: a user session lists no service for them. */
-const ADMINISTRATOR_FAMILIES: ReadonlySet<string> = new Set(['system'])
+/**
+ * Families of administrator sessions only: a user session lists no service for them (the contact center's, but
+ * for its operators: carol is none).
+ */
+const ADMINISTRATOR_FAMILIES: ReadonlySet<string> = new Set(['system', 'acd'])
 
 interface Account {
   /** How the session is opened. */

@@ -4,6 +4,7 @@
  * is never refused for a field of its own; any other field is refused (400 BAD_PARAMETER), like everywhere.
  */
 import { type Static, Type } from 'typebox'
+import { AcrSkill } from '../acd/call-data.js'
 
 const closed = { additionalProperties: false } as const
 const text = (description?: string) =>
@@ -34,12 +35,36 @@ export const BasicMakeCallRequest = Type.Object(
 )
 export type BasicMakeCallRequest = Static<typeof BasicMakeCallRequest>
 
+/** The ACD part of a make call: to a pilot with a call profile, or to the agent's supervisor. */
+export const AcdCallRequest = Type.Object(
+  {
+    supervisedTransfer: Type.Optional(
+      Type.Boolean({
+        description: 'to a pilot: a supervised transfer (the C# SDK always sends it)',
+      }),
+    ),
+    skills: Type.Optional(
+      Type.Object(
+        { skills: Type.Array(AcrSkill) },
+        { description: 'to a pilot: the skills the call needs', ...closed },
+      ),
+    ),
+    callToSupervisor: Type.Optional(
+      Type.Boolean({
+        description: "true: call a supervisor of the agent's processing group (no callee)",
+      }),
+    ),
+  },
+  { title: 'AcdCallRequest', ...closed },
+)
+export type AcdCallRequest = Static<typeof AcdCallRequest>
+
 /** POST /telephony/calls: the basic fields, plus what the specification and the SDKs add. */
 export const MakeCallRequest = Type.Object(
   {
     deviceId: Type.Optional(text("the calling device; the user's main device when absent")),
     callee: text(
-      'an extension, a login name, the voice-mail number, an outside number after the outside-line prefix, or a number in +E.164',
+      "an extension, a login name, the voice-mail number, an outside number after the outside-line prefix, or a number in +E.164. The SDKs send none for a call to the supervisor (acdCall.callToSupervisor): the server takes the supervisor's number then",
     ),
     autoAnswer: Type.Optional(Type.Boolean()),
     inhibitProgressTone: Type.Optional(Type.Boolean()),
@@ -50,9 +75,7 @@ export const MakeCallRequest = Type.Object(
     secretCode: Type.Optional(digits('private call; standard users only')),
     businessCode: Type.Optional(digits('business call; standard users only')),
     bypass: Type.Optional(Type.Boolean()),
-    acdCall: Type.Optional(
-      Type.Object({}, { description: 'ACD calls: this platform has no ACD (NOT_SUPPORTED)' }),
-    ),
+    acdCall: Type.Optional(AcdCallRequest),
   },
   { title: 'MakeCallRequest', ...closed },
 )

@@ -109,7 +109,8 @@ export interface SkillDefinition {
   number: number
   name: string
   abvName?: string
-  domain?: string
+  /** The domain the skill belongs to (a number, as the SDKs read it). */
+  domain?: number
 }
 
 /** An operator's skill: its level and whether the operator has it active. */

@@ -24,6 +24,8 @@ function context(owner: string, admin: boolean): FilterContext {
     admin,
     isUser: (login) => RIGHTS[login] !== undefined,
     isPilot: (number) => PILOTS.has(number),
+    pilots: () => [...PILOTS],
+    operators: () => ['bob', 'franck'],
     maySupervise: (login) =>
       (RIGHTS[login] ?? []).some(
         (right) => right === 'TELEPHONY_ADVANCED' || right === 'MESSAGING',
@@ -197,6 +199,16 @@ const ACCEPTED: Accepted[] = [
     supervised: [],
   },
   {
+    name: "without ids (the C# SDK's selectors): agent events of every operator, pilot events of every pilot",
+    context: ADMIN,
+    selectors: [{ names: ['agent'] }, { names: ['pilot'], ids: [] }],
+    routes: [
+      { eventNames: [...EVENT_PACKAGES.agent], loginNames: ['bob', 'franck'] },
+      { eventNames: [...EVENT_PACKAGES.pilot], loginNames: ['pilot:3000', 'pilot:3001'] },
+    ],
+    supervised: [],
+  },
+  {
     name: 'pilot events of the pilots named, routed by their subject',
     context: ADMIN,
     selectors: [{ names: ['pilot'], ids: ['3000', '3001', '3000'] }],
@@ -238,12 +250,6 @@ const ACCEPTED: Accepted[] = [
 ]
 
 const REFUSED: Refused[] = [
-  {
-    name: 'pilot events without pilots named',
-    context: ADMIN,
-    selectors: [{ names: ['pilot'], ids: [] }],
-    message: /selectors\[0\]\.ids: name the pilots to follow/,
-  },
   {
     name: 'pilot events of a number that is no pilot',
     context: ADMIN,

@@ -37,6 +37,9 @@ export interface FilterContext {
   maySupervise(loginName: string): boolean
   /** True when `number` is a pilot of the contact center (the `pilot` package's ids); none when absent. */
   isPilot?(number: string): boolean
+  /** The contact center's pilots, and its operators (agents and supervisors): selectors without ids. */
+  pilots?(): readonly string[]
+  operators?(): readonly string[]
   /** The SDK that subscribes, when its package names stand for fewer events (client-dialect.ts). */
   dialect?: ClientDialect | undefined
 }
@@ -100,10 +103,10 @@ export function compileFilter(
     // rti and acdstats, and no event the platform sends. Accepted, nothing routed, nobody supervised.
     if (PRODUCT_ONLY_PACKAGES.has(selected.pkg)) continue
     // The pilots' events (docs/contact-center.md): ids are pilot numbers, routed by their subject.
+    // Without ids (the C# SDK's selectors), every pilot.
     if (selected.pkg === 'pilot') {
-      const pilots = [...new Set(selector.ids ?? [])]
-      if (pilots.length === 0)
-        return refuse(`filter.selectors[${index}].ids: name the pilots to follow, by their numbers`)
+      const named = [...new Set(selector.ids ?? [])]
+      const pilots = named.length > 0 ? named : [...(context.pilots?.() ?? [])]
       const unknown = pilots.find((id) => context.isPilot?.(id) !== true)
       if (unknown !== undefined)
         return refuse(`filter.selectors[${index}].ids: no pilot '${unknown}'`)
@@ -123,6 +126,12 @@ export function compileFilter(
       continue
     }
     const ids = [...new Set(selector.ids ?? [])]
+    // An administrator's agent selector without ids (the C# SDK's AddCallCenterAgentEvents()): every operator of
+    // the contact center, as they are now; they are not counted as supervised users.
+    if (context.admin && selected.pkg === 'agent' && ids.length === 0) {
+      routes.push({ eventNames, loginNames: [...(context.operators?.() ?? [])] })
+      continue
+    }
     if (context.admin) {
       // OnUserCreated and OnUserDeleted concern every user, "the ids in the selector are not checked"
       // (specification, "Events" 8): the Node SDK's userManagement selector has an empty ids list.

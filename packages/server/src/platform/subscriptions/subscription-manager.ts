@@ -68,8 +68,12 @@ export interface SubscriptionManagerOptions {
   onBackgroundError?: (error: unknown, what: string) => void
   /** Subscriptions one session may have; DEFAULT_QUOTAS' when absent (platform/quotas.ts). */
   maxPerSession?: number
-  /** Whether a number is a pilot of the contact center (the `pilot` package's ids); none is when absent. */
-  isPilot?: (number: string) => boolean
+  /** The contact center, for the selectors of its packages (subscription-filter.ts); none when absent. */
+  contactCenter?: {
+    isPilot(number: string): boolean
+    pilots(): readonly string[]
+    operators(): readonly string[]
+  }
 }
 
 /** How often the sweep looks for idle subscriptions, by default. */
@@ -102,7 +106,7 @@ export class SubscriptionManager {
   private readonly sweepIntervalMs: number
   private readonly report: (error: unknown, what: string) => void
   private readonly maxPerSession: number
-  private readonly isPilot: ((number: string) => boolean) | undefined
+  private readonly contactCenter: SubscriptionManagerOptions['contactCenter']
   private sweepTimer: Timer | undefined
 
   constructor(
@@ -119,7 +123,7 @@ export class SubscriptionManager {
       (options.sweepIntervalSeconds ?? SUBSCRIPTION_SWEEP_INTERVAL_SECONDS) * 1000
     this.report = options.onBackgroundError ?? (() => {})
     this.maxPerSession = options.maxPerSession ?? DEFAULT_QUOTAS.subscriptionsPerSession
-    this.isPilot = options.isPilot
+    this.contactCenter = options.contactCenter
   }
 
   /**
@@ -412,7 +416,11 @@ export class SubscriptionManager {
         this.directory
           .findUser(login)
           ?.record.apiRights.some((right) => SUPERVISION_RIGHTS.includes(right)) ?? false,
-      ...(this.isPilot !== undefined && { isPilot: this.isPilot }),
+      ...(this.contactCenter !== undefined && {
+        isPilot: (number: string) => this.contactCenter?.isPilot(number) === true,
+        pilots: () => this.contactCenter?.pilots() ?? [],
+        operators: () => this.contactCenter?.operators() ?? [],
+      }),
     }
   }
 

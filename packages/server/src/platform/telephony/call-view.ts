@@ -217,6 +217,7 @@ export function callView(
   if (call.lastRedirecting) callData.lastRedirecting = partyInfo(call.lastRedirecting, directory)
   if (call.recordState) callData.recordState = call.recordState
   Object.assign(callData, shownAssociatedData(call))
+  if (call.accountInfo !== undefined) callData.accountInfo = call.accountInfo
   if (call.acd !== undefined) callData.acdCallData = acdCallData(call.acd)
   return { callRef: call.callRef, callData, legs, participants }
 }

@@ -3,7 +3,9 @@
  * participants, devices, callbacks and telephonic state as that user sees them, and every call in progress.
  * Read-only and bound to one state; a missing call, leg, participant or device of the user is `NOT_FOUND`.
  */
+
 import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wire'
+import type { AcdState } from '../acd/acd-state.js'
 import { PlatformError } from '../platform-error.js'
 import { allCalls, lookupOf } from './call-index.js'
 import { callView } from './call-view.js'
@@ -78,6 +80,11 @@ export class TelephonyQueries {
   /** The hunting groups as the state holds them (the groups resource reads its views from them). */
   huntingGroupsState(): HuntingGroups | undefined {
     return this.state.huntingGroups
+  }
+
+  /** The contact center as the state holds it (the acd routes read their views from it); none when absent. */
+  acdState(): AcdState | undefined {
+    return this.state.acd
   }
 
   /** Who sits at which desk-sharing set: a set's number to the login name (the control plane). */

@@ -69,6 +69,8 @@ export interface CallRecord {
   hunt?: Hunt
   /** The number of the hunting group that distributed the call to the member who answered it. */
   distributedBy?: string
+  /** The transaction code a user gave for the call (sendaccountinfo), shown in its CallData. */
+  accountInfo?: string
   /** Set from the moment the call reaches a pilot of the contact center (operations/acd-distribution.ts). */
   acd?: AcdCall
   createdAt: number

@@ -197,11 +197,12 @@ describe('calls', () => {
     )
   })
 
-  it('POST /calls: an ACD call is NOT_SUPPORTED; private-call fields for a MULTIMEDIA user: NOT_ALLOWED; unknown callee: 404', async () => {
+  it('POST /calls: an ACD call to a number that is no pilot: BAD_PARAMETER; private-call fields for a MULTIMEDIA user: NOT_ALLOWED; unknown callee: 404', async () => {
     expectRestError(
       await test.send('alice', 'POST', `${T}/calls`, { callee: '1002', acdCall: {} }),
       400,
-      'NOT_SUPPORTED',
+      'BAD_PARAMETER',
+      /acdCall: the callee 1002 is no pilot/,
     )
     expectRestError(
       await test.send('carol', 'POST', `${T}/calls`, { callee: '1002', pin: '1234' }),

@@ -14,6 +14,7 @@ import { huntingGroupRoutes } from './hunting-groups.js'
 import { makeCallRoutes } from './make-call.js'
 import { miniMessageRoutes } from './mini-messages.js'
 import { numberingRoutes } from './numbering.js'
+import { pilotTelephonyRoutes } from './pilots.js'
 import { stateRoutes } from './state.js'
 
 export const telephonyRoutes: FastifyPluginAsync = async (app) => {
@@ -25,6 +26,7 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   await app.register(deviceRoutes)
   await app.register(callbackRoutes)
   await app.register(huntingGroupRoutes)
+  await app.register(pilotTelephonyRoutes)
   await app.register(deskSharingRoutes)
   await app.register(stateRoutes)
   await app.register(miniMessageRoutes)

@@ -7,6 +7,7 @@
 import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typebox'
 import { BasicMakeCallRequest, MakeCallRequest } from '@openness/wire'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AcdState } from '../../../platform/acd/acd-state.js'
 import { PlatformError } from '../../../platform/platform-error.js'
 import {
   type AssociatedData,
@@ -16,6 +17,7 @@ import {
   storedAssociatedData,
 } from '../../../platform/telephony/associated-data.js'
 import type { EngineCommand } from '../../../platform/telephony/telephony-state.js'
+import { loginNameRule } from '../../access.js'
 import { errorResponses } from '../../error-responses.js'
 import {
   ADVANCED,
@@ -24,6 +26,7 @@ import {
   type TelephonyActor,
   telephonyActor,
 } from '../../telephony-access.js'
+import { skillNeedsOf } from './pilots.js'
 import { LoginQuery, tags } from './route-support.js'
 
 const created = {
@@ -132,12 +135,40 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: MakeCallRequest,
         response: { ...created, ...errorResponses(401, 404) },
       },
+      // A call to the supervisor comes without a callee (wire facts 5.5): the supervisor's number is put in
+      // before the body is checked, so that every other request still hears "callee: is required".
+      preValidation: async (request) => {
+        const body = request.body as Record<string, unknown> | undefined
+        const acdCall = body?.['acdCall'] as Record<string, unknown> | undefined
+        if (
+          body === undefined ||
+          body['callee'] !== undefined ||
+          acdCall?.['callToSupervisor'] !== true
+        )
+          return
+        const query = request.query as { loginName?: string }
+        const { loginName } = loginNameRule(request, query.loginName, () => ({
+          reason: 'a call to the supervisor names no other user',
+        }))
+        body['callee'] = supervisorToCall(
+          request.server.platform.telephony.queries.acdState(),
+          loginName,
+        )
+      },
     },
     async (request, reply) => {
       const { body } = request
       const actor = telephonyActor(request, request.query.loginName, { licenses: ADVANCED })
-      if (body.acdCall !== undefined)
-        throw new PlatformError('NOT_SUPPORTED', 'body/acdCall: this platform has no ACD')
+      const acdCall = body.acdCall
+      const { callee } = body
+      const skills = skillNeedsOf(acdCall?.skills?.skills)
+      if (
+        acdCall !== undefined &&
+        acdCall.callToSupervisor !== true &&
+        request.server.platform.telephony.queries.acdState()?.definition.pilots[callee] ===
+          undefined
+      )
+        throw new PlatformError('BAD_PARAMETER', `body/acdCall: the callee ${callee} is no pilot`)
       const restricted = STANDARD_ONLY.find((field) => body[field] !== undefined)
       if (restricted !== undefined && actor.user.record.type !== 'STANDARD')
         throw new PlatformError(
@@ -149,10 +180,52 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
         type: 'makeCall',
         loginName: actor.loginName,
         deviceId: callingDevice(actor, body.deviceId),
-        callee: body.callee,
+        callee,
         autoAnswer: body.autoAnswer ?? true,
         ...associatedData,
+        ...(acdCall !== undefined &&
+          acdCall.callToSupervisor !== true && {
+            acd: {
+              ...(skills !== undefined && { skills }),
+              ...(acdCall.supervisedTransfer === true && { supervisedTransfer: true }),
+            },
+          }),
       })
     },
   )
+}
+
+/**
+ * The number a call to the supervisor reaches (`acdCall.callToSupervisor`): a supervisor of the agent's processing
+ * group, the one logged on first (at its set), else the first by login name (at its main device); 403
+ * NOT_EXPECTED for a user who is no agent, or whose group has no supervisor.
+ */
+function supervisorToCall(acd: AcdState | undefined, loginName: string): string {
+  const agent = acd?.agents[loginName]
+  const operator = acd?.definition.operators[loginName]
+  if (acd === undefined || operator === undefined)
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `body/acdCall.callToSupervisor: '${loginName}' is no agent`,
+    )
+  const group = agent?.pg ?? operator.processingGroups[0]
+  const supervisors = Object.values(acd.definition.operators)
+    .filter(
+      (one) =>
+        one.type === 'SUPERVISOR' &&
+        one.loginName !== loginName &&
+        group !== undefined &&
+        one.processingGroups.includes(group),
+    )
+    .map((one) => one.loginName)
+    .sort()
+  const loggedOn = supervisors.find((one) => acd.agents[one]?.proAcdDeviceNumber !== undefined)
+  if (loggedOn !== undefined) return acd.agents[loggedOn]?.proAcdDeviceNumber as string
+  const [first] = supervisors
+  if (first === undefined)
+    throw new PlatformError(
+      'NOT_EXPECTED',
+      `body/acdCall.callToSupervisor: no supervisor for '${loginName}' (processing group ${group ?? 'none'})`,
+    )
+  return first
 }

@@ -189,22 +189,25 @@ const acdSkills: Operation<Command<'acdSkills'>> = (transaction, command) => {
 }
 
 /**
- * The transaction code of an ACD call (sendaccountinfo): during the call it goes with the call's ticket; after it,
- * in TRANSACTION_CODE_INPUT, it ends that state (the wrap-up follows, or READY).
+ * The transaction code of a call (sendaccountinfo): during a call the user is in, the call shows it (CallData
+ * `accountInfo`) and an ACD call's ticket keeps it; after an ACD call, in TRANSACTION_CODE_INPUT, it goes on the
+ * ticket and ends that state (the wrap-up follows, or READY).
  */
 const acdAccountInfo: Operation<Command<'acdAccountInfo'>> = (transaction, command) => {
-  const call = transaction.state.calls.get(command.callRef)
-  if (call?.acd?.agent === command.loginName) {
-    const copy = transaction.call(command.callRef)
-    if (copy?.acd !== undefined) copy.acd.transactionCode = command.code
+  const live = transaction.state.calls.get(command.callRef)
+  if (live?.connections.some((connection) => connection.endpoint.loginName === command.loginName)) {
+    const call = transaction.call(command.callRef)
+    if (call === undefined) return undefined
+    call.accountInfo = command.code
+    if (call.acd?.agent === command.loginName) call.acd.transactionCode = command.code
     return undefined
   }
-  const acd = requireAcd(transaction)
-  const ticket = acd.wrapping[command.loginName]
-  if (ticket === undefined || ticket.callRef !== command.callRef)
+  const acd = transaction.state.acd
+  const ticket = acd?.wrapping[command.loginName]
+  if (acd === undefined || ticket === undefined || ticket.callRef !== command.callRef)
     throw new PlatformError(
       'NOT_FOUND',
-      `No ACD call '${command.callRef}' of '${command.loginName}' to give a transaction code to`,
+      `No call '${command.callRef}' of '${command.loginName}' to give a transaction code to`,
     )
   changeAcd(transaction, {
     wrapping: {
