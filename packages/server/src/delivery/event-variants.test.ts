@@ -2,7 +2,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { PlatformEvent } from '../platform/events.js'
 import { SerializedEvent } from './event-router.js'
-import { deviceStatesAsList, EVENT_VARIANTS, logonForDotnet } from './event-variants.js'
+import {
+  deviceStatesAsList,
+  EVENT_VARIANTS,
+  logonForDotnet,
+  skillsAsObject,
+} from './event-variants.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -84,5 +89,27 @@ describe('SerializedEvent.rewritten', () => {
     expect(shared.rewritten(deviceStatesAsList)).toBe(shared)
     const textOnly = new SerializedEvent('{"eventName":"OnTelephonyState"}')
     expect(textOnly.rewritten(deviceStatesAsList)).toBe(textOnly)
+  })
+})
+
+describe('skillsAsObject (Java SDK)', () => {
+  const changed = {
+    eventName: 'OnAgentSkillChanged',
+    loginName: 'bob',
+    skills: [{ number: 1, level: 3, active: false }],
+  }
+
+  it('wraps the skill list as the object the Java SDK reads, for the java dialect only', () => {
+    expect(skillsAsObject(changed)).toEqual({
+      ...changed,
+      skills: { skills: [{ number: 1, level: 3, active: false }] },
+    })
+    expect(EVENT_VARIANTS.java?.get('OnAgentSkillChanged')).toBe(skillsAsObject)
+    expect(EVENT_VARIANTS.dotnet?.get('OnAgentSkillChanged')).toBeUndefined()
+  })
+
+  it('leaves an event already wrapped as it is', () => {
+    const wrapped = { ...changed, skills: { skills: [] } }
+    expect(skillsAsObject(wrapped)).toBe(wrapped)
   })
 })

@@ -32,10 +32,24 @@ export const logonForDotnet: EventRewrite = (event) => {
   return { ...event, huntingGroupState: { ...state, Logon: state.logon } }
 }
 
+/**
+ * OnAgentSkillChanged with `skills` wrapped as `{skills: [...]}`: the Java SDK's event class reads that object
+ * (Gson); the list the Node SDK reads makes Gson throw, and nothing in the Java SDK's chunk reader catches it, so
+ * its event thread would end for good (docs/contact-center.md, "Where the SDKs disagree").
+ */
+export const skillsAsObject: EventRewrite = (event) => {
+  const skills = event['skills']
+  if (!Array.isArray(skills)) return event
+  return { ...event, skills: { skills } }
+}
+
 /** The rewrites of each dialect, by event name; a dialect without any has none. */
 export const EVENT_VARIANTS: Record<ClientDialect, ReadonlyMap<string, EventRewrite> | undefined> =
   {
-    java: new Map([['OnTelephonyState', deviceStatesAsList]]),
+    java: new Map([
+      ['OnTelephonyState', deviceStatesAsList],
+      ['OnAgentSkillChanged', skillsAsObject],
+    ]),
     // The C# SDK's other variant is in its routes: its package names leave out the events it does not know.
     dotnet: new Map([['OnDynamicStateChanged', logonForDotnet]]),
   }
