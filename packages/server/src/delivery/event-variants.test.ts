@@ -45,8 +45,12 @@ describe('deviceStatesAsList (Java SDK)', () => {
     expect(deviceStatesAsList(bare)).toBe(bare)
   })
 
-  it('is the Java variant of OnTelephonyState', () => {
-    expect([...(EVENT_VARIANTS.java?.keys() ?? [])]).toEqual(['OnTelephonyState'])
+  it('is the Java variant of OnTelephonyState, beside the one of OnAgentSkillChanged', () => {
+    expect(EVENT_VARIANTS.java?.get('OnTelephonyState')).toBe(deviceStatesAsList)
+    expect([...(EVENT_VARIANTS.java?.keys() ?? [])]).toEqual([
+      'OnTelephonyState',
+      'OnAgentSkillChanged',
+    ])
   })
 })
 
