@@ -8,26 +8,40 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import {
   AgentGroupRequest,
   CancelSupervisorHelpQuery,
+  IntrusionModeRequest,
+  IntrusionRequest,
   OperatorConfig,
   OperatorLogonRequest,
   OperatorState,
+  PermanentListeningRequest,
   SkillsActivationRequest,
   WithdrawReasons,
   WithdrawReasonsQuery,
   WithdrawRequest,
 } from '@openness/wire'
+import { PlatformError } from '../../platform/platform-error.js'
 import {
   operatorConfig,
   operatorState,
   withdrawReasons,
 } from '../../platform/telephony/acd-views.js'
 import type { AcdCommand } from '../../platform/telephony/telephony-state.js'
-import { acdOperator, listsContactCenter } from '../acd-access.js'
+import { type AcdOperator, acdOperator, listsContactCenter } from '../acd-access.js'
 import { errorResponses } from '../error-responses.js'
 import { LoginNameQuery, loginNameParameter } from '../login-name-query.js'
 import { noContent, runCommand } from './telephony/route-support.js'
 
 const tags = ['acd agent']
+
+/** The set of the agent a supervisor listens to (DELETE /permanentListening names none): 403 when it listens to none. */
+function listenedAgentOf(operator: AcdOperator): string {
+  for (const loginName in operator.acd.agents) {
+    const agent = operator.acd.agents[loginName]
+    if (agent?.listenedBy === operator.loginName && agent.proAcdDeviceNumber !== undefined)
+      return agent.proAcdDeviceNumber
+  }
+  throw new PlatformError('NOT_EXPECTED', `'${operator.loginName}' listens to no agent`)
+}
 
 const ReasonsQuery = Type.Object({
   ...WithdrawReasonsQuery.properties,
@@ -268,6 +282,104 @@ export const acdAgentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // A supervisor names the agent whose request it rejects; an agent its own set, or nothing.
         ...(operator.type === 'SUPERVISOR' && { agentNumber: other }),
       })
+    },
+  )
+
+  for (const [method, start] of [
+    ['post', true],
+    ['delete', false],
+  ] as const)
+    app[method](
+      '/permanentListening',
+      {
+        schema: {
+          operationId: start ? 'acdStartListening' : 'acdStopListening',
+          summary: start
+            ? "A supervisor listens to an agent's calls, unseen: the one it talks in now and each it answers"
+            : 'The supervisor stops listening (the Node SDK sends the agent again)',
+          tags,
+          querystring: LoginNameQuery,
+          ...(start && { body: PermanentListeningRequest }),
+          response: { ...noContent, ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        const operator = acdOperator(request, request.query.loginName, 'SUPERVISOR')
+        const body = request.body as { agentNumber?: string } | undefined
+        const agentNumber = body?.agentNumber ?? listenedAgentOf(operator)
+        return runCommand(reply, {
+          type: 'acdListen',
+          loginName: operator.loginName,
+          agentNumber,
+          start,
+        })
+      },
+    )
+
+  app.post(
+    '/intrusion',
+    {
+      schema: {
+        operationId: 'acdIntrude',
+        summary:
+          'A supervisor joins the call an agent talks in: NORMAL (three parties), RESTRICTED (with the agent only), DISCRETE (listening)',
+        tags,
+        querystring: LoginNameQuery,
+        body: IntrusionRequest,
+        response: { ...noContent, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const operator = acdOperator(request, request.query.loginName, 'SUPERVISOR')
+      const mode = request.body.mode ?? 'NORMAL'
+      if (mode === 'STOP')
+        return runCommand(reply, { type: 'acdIntrusionMode', loginName: operator.loginName, mode })
+      return runCommand(reply, {
+        type: 'acdIntrude',
+        loginName: operator.loginName,
+        agentNumber: request.body.agentNumber,
+        mode,
+      })
+    },
+  )
+
+  app.put(
+    '/intrusion',
+    {
+      schema: {
+        operationId: 'acdIntrusionMode',
+        summary: "Change the supervisor's intrusion mode (STOP: leave the call)",
+        tags,
+        querystring: LoginNameQuery,
+        body: IntrusionModeRequest,
+        response: { ...noContent, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const operator = acdOperator(request, request.query.loginName, 'SUPERVISOR')
+      return runCommand(reply, {
+        type: 'acdIntrusionMode',
+        loginName: operator.loginName,
+        mode: request.body.mode,
+      })
+    },
+  )
+
+  app.delete(
+    '/intrusion',
+    {
+      schema: {
+        operationId: 'acdCancelHelpJava',
+        summary:
+          "The Java SDK's end of a help request: an agent cancels its own, a supervisor rejects the one made to it",
+        tags,
+        querystring: LoginNameQuery,
+        response: { ...noContent, ...errorResponses(404) },
+      },
+    },
+    async (request, reply) => {
+      const operator = acdOperator(request, request.query.loginName)
+      return runCommand(reply, { type: 'acdHelp', loginName: operator.loginName, cancel: true })
     },
   )
 

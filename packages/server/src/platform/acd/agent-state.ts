@@ -40,6 +40,8 @@ export interface AgentRuntime {
   acdCall?: string
   /** The agent asked for a wrap-up while busy: it follows the call, ACD or not. */
   wrapUpAfterCall?: boolean
+  /** The supervisor listening to the agent's calls (permanent listening), by login name. */
+  listenedBy?: string
   /** A help request the agent made, waiting: the supervisors it went to. */
   helpRequested?: string[]
 }

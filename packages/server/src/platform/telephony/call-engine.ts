@@ -6,6 +6,7 @@ import type { EngineContext, EngineResult, Operation } from './engine-operation.
 import { acdAgentOperations } from './operations/acd-agents.js'
 import { dispatchAcd, hasWaitingAcdCalls, settleAcd } from './operations/acd-distribution.js'
 import { acdPilotOperations } from './operations/acd-pilots.js'
+import { acdSupervisionOperations } from './operations/acd-supervision.js'
 import { tellAgents } from './operations/acd-support.js'
 import { basicOperations } from './operations/basic.js'
 import { callbackOperations } from './operations/callbacks.js'
@@ -47,6 +48,7 @@ const OPERATIONS: Operations = {
   ...deskSharingOperations,
   ...acdAgentOperations,
   ...acdPilotOperations,
+  ...acdSupervisionOperations,
 }
 
 /**
@@ -84,7 +86,7 @@ export function execute(
   const callRef = operation(transaction, command, context)
   transaction.commit()
   // What the command did to the contact center's calls and agents (operations/acd-distribution.ts).
-  if (transaction.state.acd !== undefined) settleAcd(transaction)
+  if (transaction.state.acd !== undefined) settleAcd(transaction, context)
   // Calls waiting for a hunting group go to the members this command left free (operations/hunting.ts).
   if (hasWaitingCalls(transaction.state.huntingGroups)) {
     transaction.emitUserStates()

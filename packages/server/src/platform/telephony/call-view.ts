@@ -170,6 +170,13 @@ function acdCallData(acd: AcdCall): AcdData {
   }
 }
 
+/** Whether `loginName` sees the connection as a party: a supervisor's only as its mode shows it. */
+function seenBy(connection: Connection, loginName: string): boolean {
+  const supervising = connection.endpoint.supervising
+  if (supervising === undefined || supervising.mode === 'NORMAL') return true
+  return supervising.mode === 'RESTRICTED' && supervising.agent === loginName
+}
+
 export function callView(
   call: CallRecord,
   loginName: string,
@@ -180,6 +187,14 @@ export function callView(
    */
   calls?: CallLookup | readonly CallRecord[],
 ): Call | undefined {
+  // A supervisor the user does not see is not in the call for it: neither a party nor a count in its capabilities.
+  if (call.connections.some((connection) => connection.endpoint.supervising !== undefined))
+    call = {
+      ...call,
+      connections: call.connections.filter(
+        (connection) => isUsers(connection, loginName) || seenBy(connection, loginName),
+      ),
+    }
   const own = call.connections.filter((connection) => isUsers(connection, loginName))
   const main = own[0]
   if (main === undefined) return undefined
@@ -188,11 +203,14 @@ export function callView(
     state: connection.state,
     capabilities: legCapabilities(connection),
   }))
-  // A member a hunting group offers the call to is the member's alone to see until it answers.
+  // A member a hunting group offers the call to is the member's alone to see until it answers; a supervisor
+  // listening or intruding discretely is the supervisor's alone to see, restricted the agent's too.
   const participants: Participant[] = call.connections
     .filter(
       (connection) =>
-        !isUsers(connection, loginName) && connection.endpoint.offeredBy === undefined,
+        !isUsers(connection, loginName) &&
+        connection.endpoint.offeredBy === undefined &&
+        seenBy(connection, loginName),
     )
     .map((connection) => ({
       participantId: connection.endpoint.number,

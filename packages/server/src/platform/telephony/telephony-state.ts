@@ -29,7 +29,16 @@ export interface Endpoint {
    * number. Such a connection is the member's alone to see until it answers (call-view.ts).
    */
   offeredBy?: string
+  /**
+   * Set on a supervisor's device in an agent's call (operations/acd-supervision.ts): whom it supervises and how.
+   * Listening and DISCRETE intrusion are the supervisor's alone to see; RESTRICTED the agent sees too; NORMAL
+   * everyone (call-view.ts).
+   */
+  supervising?: { agent: string; mode: SupervisionMode }
 }
+
+/** How a supervisor is in an agent's call: permanent listening, or an intrusion in one of its modes. */
+export type SupervisionMode = 'LISTEN' | 'NORMAL' | 'RESTRICTED' | 'DISCRETE'
 
 /** One party's connection to a call, in the state that party sees its own side in. */
 export interface Connection {
@@ -364,6 +373,18 @@ export type AcdCommand =
     }
   | { type: 'acdMonitor'; pilot: string; loginName: string; start: boolean }
   | { type: 'acdTicketsStored'; ticketIds: string[] }
+  | { type: 'acdListen'; loginName: string; agentNumber: string; start: boolean }
+  | {
+      type: 'acdIntrude'
+      loginName: string
+      agentNumber: string
+      mode: Exclude<SupervisionMode, 'LISTEN'>
+    }
+  | {
+      type: 'acdIntrusionMode'
+      loginName: string
+      mode: Exclude<SupervisionMode, 'LISTEN'> | 'STOP'
+    }
   | { type: 'provisionContactCenter'; definition: ContactCenterDefinition; digest?: string }
 
 /** The desk-sharing sets taken: a set's number to the login name of the user logged on there. */

@@ -257,9 +257,23 @@ const acdHelp: Operation<Command<'acdHelp'>> = (transaction, command) => {
   }
   const agent = agentAt(transaction, command.loginName)
   if (command.cancel) {
-    if (agent.helpRequested === undefined)
-      throw new PlatformError('NOT_EXPECTED', `'${command.loginName}' asked for no help`)
-    cancelHelp(transaction, command.loginName)
+    if (agent.helpRequested !== undefined) {
+      cancelHelp(transaction, command.loginName)
+      return undefined
+    }
+    // A supervisor who names no agent (the Java SDK's DELETE /intrusion) rejects the one request made to it.
+    const asked = Object.values(acd.agents).filter((one) =>
+      one.helpRequested?.includes(command.loginName),
+    )
+    const [only] = asked
+    if (operator.type !== 'SUPERVISOR' || only === undefined)
+      throw new PlatformError('NOT_EXPECTED', `'${command.loginName}' has no help request to end`)
+    if (asked.length > 1)
+      throw new PlatformError(
+        'BAD_PARAMETER',
+        `${asked.length} agents asked '${command.loginName}' for help: name the agent (DELETE /supervisorHelp?other=)`,
+      )
+    cancelHelp(transaction, only.loginName)
     return undefined
   }
   if (!operator.help)

@@ -15,6 +15,7 @@ import type { EngineContext } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
+import { settleSupervisors } from './acd-supervision.js'
 import {
   agentAt,
   callerOf,
@@ -530,18 +531,24 @@ export function isOfferedByPilot(call: CallRecord, connection: Connection): bool
  * an agent whose answered ACD call it left goes to its wrap-up (or transaction code, or READY); an agent who
  * declined an offer goes to PAUSE; a READY agent who takes or makes another call is BUSY until it ends.
  */
-export function settleAcd(transaction: Transaction): void {
+export function settleAcd(transaction: Transaction, context: EngineContext): void {
   const acd = transaction.state.acd
   if (acd === undefined) return
   const closed = closedHere.get(transaction)
   const users = new Set<string>()
   for (const callRef of [...transaction.touchedCallRefs()]) {
-    const before = transaction.callBefore(callRef)
-    const now = transaction.state.calls.get(callRef)
+    let before = transaction.callBefore(callRef)
+    let now = transaction.state.calls.get(callRef)
     for (const call of [before, now])
       for (const { endpoint } of call?.connections ?? [])
         if (endpoint.loginName !== undefined && acd.agents[endpoint.loginName] !== undefined)
           users.add(endpoint.loginName)
+    if (now !== undefined && hasSupervision(acd, now)) {
+      // A supervisor left alone with the caller leaves, and the call may end with it.
+      settleSupervisors(transaction, now, context)
+      before = now
+      now = transaction.state.calls.get(callRef)
+    }
     const acdCall = now === undefined ? before?.acd : now.acd
     if (acdCall === undefined || closed?.has(acdCall.ticketId)) continue
     if (now === undefined) {
@@ -563,6 +570,19 @@ export function settleAcd(transaction: Transaction): void {
     }
   }
   for (const loginName of [...users].sort()) privateCalls(transaction, loginName)
+}
+
+/** Whether a supervisor is in the call, or one listens to an agent in it. */
+function hasSupervision(acd: AcdState, call: CallRecord): boolean {
+  for (const { endpoint } of call.connections) {
+    if (endpoint.supervising !== undefined) return true
+    if (
+      endpoint.loginName !== undefined &&
+      acd.agents[endpoint.loginName]?.listenedBy !== undefined
+    )
+      return true
+  }
+  return false
 }
 
 /** The call ended: while at the pilot, ABANDONED (the caller hung up); answered, the agent's part ended with it. */
