@@ -1,6 +1,7 @@
 /** The accounts of the directory as the platform holds them: users and administrators. */
 
 import type { ClirMode, User, UserPreferences, UserRight } from '@openness/wire'
+import type { ContactCenterDefinition } from '../acd/contact-center.js'
 import type { HuntingGroupDefinition } from '../telephony/hunting-groups.js'
 import type { OutsidePartyRule } from './directory-file-schema.js'
 
@@ -95,6 +96,11 @@ export interface DirectorySettings {
   supervisionGroups?: SupervisionGroup[]
   /** The desk-sharing sets (the directory file's `deskSharingSets`); none when absent. */
   deskSharingSets?: DeskSharingSet[]
+  /**
+   * The directory file's contact center, as the call engine takes it (times in milliseconds, the defaults filled
+   * in): the engine's follows it when it changes (engine-acd.ts). None when absent.
+   */
+  contactCenter?: ContactCenterDefinition
 }
 
 /** Supervisors and the users they supervise. */
