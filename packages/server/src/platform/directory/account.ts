@@ -84,6 +84,11 @@ export interface DirectorySettings {
   numberingPlan: NumberingPlan
   /** Installed license counts, by right. */
   licenses: Record<UserRight, number>
+  /**
+   * The contact center's license counts the file gives (`licenses.CONTACTCENTER_AGENT`, `CONTACTCENTER_SERVICE`):
+   * kept apart from `licenses`, whose keys are the specification's user rights. Nothing counts them yet.
+   */
+  contactCenterLicenses?: ContactCenterLicenses
   languages: { gui: string[]; tui: string[] }
   /** What outside numbers do when called (the directory file's `outsideParties`); none when absent. */
   outsideParties?: OutsidePartyRule[]
@@ -101,6 +106,12 @@ export interface DirectorySettings {
    * in): the engine's follows it when it changes (engine-acd.ts). None when absent.
    */
   contactCenter?: ContactCenterDefinition
+}
+
+/** The contact center's licenses of the directory file, by name; absent: not given. */
+export interface ContactCenterLicenses {
+  CONTACTCENTER_AGENT?: number
+  CONTACTCENTER_SERVICE?: number
 }
 
 /** Supervisors and the users they supervise. */

@@ -595,16 +595,30 @@ describe("the directory file's contactCenter imported", () => {
     } satisfies ContactCenterDefinition)
   })
 
-  it("is in the directory's settings", () => {
-    const imported = planImport(baseDocument(), 'digest', undefined)
+  it("is in the directory's settings, and the contact center's licenses apart from the rights'", () => {
+    const document = baseDocument()
+    document.licenses = { ...document.licenses, CONTACTCENTER_AGENT: 4, CONTACTCENTER_SERVICE: 1 }
+    const imported = planImport(document, 'digest', undefined)
     if (!('snapshot' in imported)) throw new Error('expected an import')
-    expect(imported.snapshot.settings.contactCenter).toStrictEqual(GOOD_DEFINITION)
+    const { settings } = imported.snapshot
+    expect(settings.contactCenter).toStrictEqual(GOOD_DEFINITION)
+    expect(settings.licenses).toStrictEqual({
+      TELEPHONY_BASIC: 10,
+      TELEPHONY_ADVANCED: 5,
+      MESSAGING: 5,
+      CONFERENCING: 1,
+    })
+    expect(settings.contactCenterLicenses).toStrictEqual({
+      CONTACTCENTER_AGENT: 4,
+      CONTACTCENTER_SERVICE: 1,
+    })
   })
 
-  it('is left out of the settings when the file has none', () => {
+  it('leaves both out of the settings when the file has neither', () => {
     const { contactCenter: _, ...document } = baseDocument()
     const imported = planImport(document, 'digest', undefined)
     if (!('snapshot' in imported)) throw new Error('expected an import')
     expect(imported.snapshot.settings).not.toHaveProperty('contactCenter')
+    expect(imported.snapshot.settings).not.toHaveProperty('contactCenterLicenses')
   })
 })

@@ -340,6 +340,9 @@ export const DirectoryDocument = Type.Object(
         TELEPHONY_ADVANCED: LicenseCount,
         MESSAGING: LicenseCount,
         CONFERENCING: LicenseCount,
+        // Not rights of the specification's UserRight: counted apart (DirectorySettings.contactCenterLicenses).
+        CONTACTCENTER_AGENT: Type.Optional(LicenseCount),
+        CONTACTCENTER_SERVICE: Type.Optional(LicenseCount),
       },
       closed,
     ),

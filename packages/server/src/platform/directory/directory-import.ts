@@ -22,6 +22,7 @@ import {
 } from '../telephony/hunting-groups.js'
 import type {
   AdministratorRecord,
+  ContactCenterLicenses,
   DirectorySettings,
   StoredAccount,
   UserRecord,
@@ -181,6 +182,11 @@ function password(
 
 function importSettings(document: DirectoryDocument): DirectorySettings {
   const plan = document.numberingPlan
+  const { licenses } = document
+  const contactCenterLicenses: ContactCenterLicenses = withoutUndefined({
+    CONTACTCENTER_AGENT: licenses.CONTACTCENTER_AGENT,
+    CONTACTCENTER_SERVICE: licenses.CONTACTCENTER_SERVICE,
+  })
   return {
     companyName: document.company.name,
     nodeId: document.company.nodeId ?? DEFAULT_NODE_ID,
@@ -194,7 +200,13 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
       voicemailNumber: plan.voicemailNumber,
       publicNumberPrefix: plan.publicNumberPrefix,
     }),
-    licenses: { ...document.licenses },
+    licenses: {
+      TELEPHONY_BASIC: licenses.TELEPHONY_BASIC,
+      TELEPHONY_ADVANCED: licenses.TELEPHONY_ADVANCED,
+      MESSAGING: licenses.MESSAGING,
+      CONFERENCING: licenses.CONFERENCING,
+    },
+    ...(Object.keys(contactCenterLicenses).length > 0 && { contactCenterLicenses }),
     languages: { gui: [...document.languages.gui], tui: [...document.languages.tui] },
     ...(document.outsideParties && { outsideParties: structuredClone(document.outsideParties) }),
     ...(document.huntingGroups && { huntingGroups: document.huntingGroups.map(huntingGroupOf) }),
