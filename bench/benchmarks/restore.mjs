@@ -92,7 +92,7 @@ async function measure({ running, caller, login }, count, prefix) {
 
 /**
  * The demo company with `count` generated users on five-digit extensions, and the demo's administrators (and
- * neither its hunting nor its supervision groups, which name its users).
+ * neither its hunting nor its supervision groups, nor its contact center, which name its users).
  */
 function generatedDirectory(count) {
   const demo = parse(readFileSync(DEMO_DIRECTORY, 'utf8'))
@@ -116,8 +116,13 @@ function generatedDirectory(count) {
     ...administrator,
     passwordHash: cheapHash(password),
   }))
-  // The demo's groups name the demo's users, whom this directory replaces.
-  const { huntingGroups: _hunting, supervisionGroups: _supervision, ...company } = demo
+  // The demo's groups and contact center name the demo's users, whom this directory replaces.
+  const {
+    huntingGroups: _hunting,
+    supervisionGroups: _supervision,
+    contactCenter: _contactCenter,
+    ...company
+  } = demo
   return stringify({
     ...company,
     numberingPlan: { ...demo.numberingPlan, extensionLength: 5, publicNumberPrefix: '+331556' },

@@ -41,6 +41,7 @@ import {
 import { SystemStatusService } from '../platform/system/system-status-service.js'
 import { AcdTicketRecorder } from '../platform/telephony/acd-ticket-recorder.js'
 import { DirectoryTelephony } from '../platform/telephony/directory-telephony.js'
+import { fileContactCenter, followFileContactCenter } from '../platform/telephony/engine-acd.js'
 import { EngineDevices } from '../platform/telephony/engine-devices.js'
 import { fileHuntingGroups, followFileGroups } from '../platform/telephony/engine-groups.js'
 import type { EngineNode } from '../platform/telephony/engine-node.js'
@@ -248,7 +249,8 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     })
     const { comlog, eventSummary, voicemail, voicemailDeposits, miniMessages, acdTickets } = records
     // The engine's devices follow the directory's (docs/call-model.md, "Devices follow the directory"), its
-    // hunting groups the directory file's (docs/groups.md, "Where groups live").
+    // hunting groups the directory file's (docs/groups.md, "Where groups live"), and so does its contact center
+    // (docs/directory-file.md, `contactCenter`).
     let engineNode: EngineNode | undefined
     const ticketRecorder = new AcdTicketRecorder({
       store: acdTickets,
@@ -258,6 +260,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     const followGroups = (engine: EngineNode) =>
       followFileGroups(engine, fileHuntingGroups(directory.settings.huntingGroups)).catch(
         (error: unknown) => reportError(error, "the engine did not take the file's hunting groups"),
+      )
+    const followContactCenter = (engine: EngineNode) =>
+      followFileContactCenter(engine, fileContactCenter(directory.settings.contactCenter)).catch(
+        (error: unknown) => reportError(error, "the engine did not take the file's contact center"),
       )
     const engineDevices = new EngineDevices({
       directory: telephonyDirectory,
@@ -284,7 +290,10 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       onRole: (role) => {
         if (role === 'owner') {
           engineDevices.reconcile()
-          if (engineNode !== undefined) followGroups(engineNode)
+          if (engineNode !== undefined) {
+            followGroups(engineNode)
+            followContactCenter(engineNode)
+          }
           void ticketRecorder.drain()
         }
         delivery.engineRoleChanged(role)
@@ -325,6 +334,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
     if (telephony.role === 'owner') {
       engineDevices.reconcile()
       await followFileGroups(telephony, fileHuntingGroups(directory.settings.huntingGroups))
+      await followFileContactCenter(telephony, fileContactCenter(directory.settings.contactCenter))
     }
     const urls = {
       ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
@@ -401,6 +411,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       telephony,
       devices: () => telephonyDirectory.devices(),
       huntingGroups: () => fileHuntingGroups(directory.settings.huntingGroups),
+      contactCenter: () => fileContactCenter(directory.settings.contactCenter),
       engineDevices,
       loginAttempts: [shared.loginAttempts.login, shared.loginAttempts.address],
       system,

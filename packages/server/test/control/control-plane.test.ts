@@ -81,7 +81,7 @@ describe('GET /control/v1/users', () => {
       response,
     )
     expect(body.users.map((user) => user.loginName)).toEqual(control.directory.listUserLogins())
-    expect(body.users).toHaveLength(13)
+    expect(body.users).toHaveLength(18)
     expect(response.body).not.toMatch(/password/i)
   })
 })

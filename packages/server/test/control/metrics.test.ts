@@ -133,6 +133,8 @@ describe('GET /metrics', () => {
     })
     const commands = named(series, 'openness_engine_command_duration_seconds_count')
     expect(commands).toEqual({
+      // The demo directory's contact center, provisioned at the start.
+      'openness_engine_command_duration_seconds_count{command="provisionContactCenter",outcome="done"}': 1,
       'openness_engine_command_duration_seconds_count{command="makeCall",outcome="done"}': 2,
       'openness_engine_command_duration_seconds_count{command="release",outcome="done"}': 1,
       'openness_engine_command_duration_seconds_count{command="answer",outcome="refused"}': 1,

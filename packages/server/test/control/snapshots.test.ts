@@ -86,6 +86,19 @@ async function ok(
  * account's revision (its row is written anew from the file; a restore puts the snapshot's rows back as they
  * were, revisions included).
  */
+/**
+ * The state without its timers' ids: a reset makes the timers of what it provisions anew (the contact center's
+ * calendar), and an id is never given twice, a restore's sequence never going back.
+ */
+function withoutTimerIds(state: StateSnapshot): StateSnapshot {
+  return Object.fromEntries(
+    Object.entries(state).map(([name, value]) => [
+      name,
+      value.replace(/timerId(\\*"):(\\*")[0-9a-f]+/g, 'timerId$1:$2'),
+    ]),
+  )
+}
+
 async function comparableState(sandbox: Sandbox, rehashed = false): Promise<StateSnapshot> {
   await sandbox.service.running.telephony.idle()
   const state = await stateSnapshot(sandbox.service.running)
@@ -262,7 +275,10 @@ describe('reset', () => {
     const reset = await ok(sandbox, 'POST', '/reset')
     expect(reset.json()).toMatchObject({ sessionsClosed: 1, callsEnded: 1, calls: 0 })
     expect(reset.json()).not.toHaveProperty('snapshot')
-    expect(stateChanges(initial, await comparableState(sandbox, true))).toEqual([])
+    // The file's contact center is provisioned anew, its calendar's timer under an id never given before.
+    expect(
+      stateChanges(withoutTimerIds(initial), withoutTimerIds(await comparableState(sandbox, true))),
+    ).toEqual([])
     expect(sandbox.clock.offsetMs).toBe(0)
   })
 

@@ -22,6 +22,11 @@ const ALL_USERS = [
   'karim',
   'lea',
   'nora',
+  'olivia',
+  'paul',
+  'quentin',
+  'rose',
+  'sophie',
 ]
 
 /** The error catalog as the specification ("Errors") gives it. */
@@ -107,6 +112,11 @@ describe('GET /logins', () => {
         'ines',
         'karim',
         'nora',
+        'olivia',
+        'paul',
+        'quentin',
+        'rose',
+        'sophie',
       ])
       expectLogins(await get(admin, '?types=STANDARD,MULTIMEDIA'), ALL_USERS)
     })
@@ -122,6 +132,7 @@ describe('GET /logins', () => {
         'julien',
         'karim',
         'nora',
+        'sophie',
       ])
       expectLogins(await get(admin, '?apiRights=CONFERENCING'), ['carol', 'henri'])
       expectLogins(await get(admin, '?apiRights=TELEPHONY_BASIC'), ALL_USERS)

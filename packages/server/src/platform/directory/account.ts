@@ -1,6 +1,7 @@
 /** The accounts of the directory as the platform holds them: users and administrators. */
 
 import type { ClirMode, User, UserPreferences, UserRight } from '@openness/wire'
+import type { ContactCenterDefinition } from '../acd/contact-center.js'
 import type { HuntingGroupDefinition } from '../telephony/hunting-groups.js'
 import type { OutsidePartyRule } from './directory-file-schema.js'
 
@@ -83,6 +84,11 @@ export interface DirectorySettings {
   numberingPlan: NumberingPlan
   /** Installed license counts, by right. */
   licenses: Record<UserRight, number>
+  /**
+   * The contact center's license counts the file gives (`licenses.CONTACTCENTER_AGENT`, `CONTACTCENTER_SERVICE`):
+   * kept apart from `licenses`, whose keys are the specification's user rights. Nothing counts them yet.
+   */
+  contactCenterLicenses?: ContactCenterLicenses
   languages: { gui: string[]; tui: string[] }
   /** What outside numbers do when called (the directory file's `outsideParties`); none when absent. */
   outsideParties?: OutsidePartyRule[]
@@ -95,6 +101,17 @@ export interface DirectorySettings {
   supervisionGroups?: SupervisionGroup[]
   /** The desk-sharing sets (the directory file's `deskSharingSets`); none when absent. */
   deskSharingSets?: DeskSharingSet[]
+  /**
+   * The directory file's contact center, as the call engine takes it (times in milliseconds, the defaults filled
+   * in): the engine's follows it when it changes (engine-acd.ts). None when absent.
+   */
+  contactCenter?: ContactCenterDefinition
+}
+
+/** The contact center's licenses of the directory file, by name; absent: not given. */
+export interface ContactCenterLicenses {
+  CONTACTCENTER_AGENT?: number
+  CONTACTCENTER_SERVICE?: number
 }
 
 /** Supervisors and the users they supervise. */

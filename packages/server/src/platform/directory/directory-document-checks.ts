@@ -1,9 +1,11 @@
 /**
  * The checks of the directory file that its schema cannot express (docs/directory-file.md,
  * "Validation"): values unique across accounts and devices, references between users, rules that
- * depend on the user type, the outside party rules. They run on values the schema has accepted.
+ * depend on the user type, the outside party rules, the groups; the contact center's are in
+ * contact-center-checks.ts. They run on values the schema has accepted.
  */
 import { PasswordHasher } from '../auth/password-hasher.js'
+import { checkContactCenter } from './contact-center-checks.js'
 import { DirectoryClaims } from './directory-claims.js'
 import type {
   DirectoryAdministrator,
@@ -60,6 +62,7 @@ export function checkDirectoryDocument(document: DirectoryDocument): DirectoryPr
   checkHuntingGroups(document, report)
   checkSupervisionGroups(document, report)
   checkDeskSharing(document, report)
+  checkContactCenter(document, report)
   return problems
 }
 

@@ -109,7 +109,7 @@ const schemaCases: BrokenCase[] = [
     name: 'an unknown top-level field',
     edits: [[['colour'], 'blue']],
     errors: [
-      'colour: is not a known field (known fields: company, numberingPlan, licenses, languages, users, administrators, outsideParties, huntingGroups, supervisionGroups, deskSharingSets)',
+      'colour: is not a known field (known fields: company, numberingPlan, licenses, languages, users, administrators, outsideParties, huntingGroups, supervisionGroups, deskSharingSets, contactCenter)',
     ],
   },
   {

@@ -22,6 +22,7 @@ import {
 } from '@openness/wire'
 import { type Static, type TSchema, Type } from 'typebox'
 import { HUNT_POLICIES, MAX_GROUPS, MAX_MEMBERS, WHEN_BUSY } from '../telephony/hunting-groups.js'
+import { DirectoryContactCenter } from './contact-center-file-schema.js'
 
 /** The node of the company when the file does not name one. */
 export const DEFAULT_NODE_ID = '1'
@@ -339,6 +340,9 @@ export const DirectoryDocument = Type.Object(
         TELEPHONY_ADVANCED: LicenseCount,
         MESSAGING: LicenseCount,
         CONFERENCING: LicenseCount,
+        // Not rights of the specification's UserRight: counted apart (DirectorySettings.contactCenterLicenses).
+        CONTACTCENTER_AGENT: Type.Optional(LicenseCount),
+        CONTACTCENTER_SERVICE: Type.Optional(LicenseCount),
       },
       closed,
     ),
@@ -359,6 +363,7 @@ export const DirectoryDocument = Type.Object(
     deskSharingSets: Type.Optional(
       Type.Array(DirectoryDeskSharingSet, { maxItems: MAX_DESK_SHARING_SETS }),
     ),
+    contactCenter: Type.Optional(DirectoryContactCenter),
   },
   { ...closed, title: 'DirectoryDocument' },
 )

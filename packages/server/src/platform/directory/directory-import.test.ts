@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it, vi } from 'vitest'
 import { parse } from 'yaml'
+import type { ContactCenterDefinition, OperatorDefinition } from '../acd/contact-center.js'
 import { PasswordHasher } from '../auth/password-hasher.js'
 import type { DirectorySettings, StoredAccount, UserRecord } from './account.js'
 import { validateDirectoryDocument } from './directory-document.js'
@@ -695,6 +696,122 @@ describe('importDirectory of the demo file', () => {
         { number: '1900', label: 'Paris open space, desk 1' },
         { number: '1901', label: 'Paris open space, desk 2' },
       ],
+      contactCenter: DEMO_CONTACT_CENTER,
     })
   })
 })
+
+const OFFICE_HOURS = [
+  { time: '08:00', ruleNumber: 1, mode: 'normal' },
+  { time: '18:00', ruleNumber: 2, mode: 'closed' },
+] as const
+
+/** The demo's contact center as the engine takes it. */
+const DEMO_CONTACT_CENTER: ContactCenterDefinition = {
+  timeZone: 'Europe/Paris',
+  pilots: [
+    {
+      number: '3000',
+      name: 'Sales',
+      rules: [
+        { ruleNumber: 1, name: 'Day', queue: '3100' },
+        { ruleNumber: 2, name: 'Night', queue: '3100' },
+      ],
+      ruleNumber: 1,
+      open: true,
+      overflowTo: '1001',
+      overflowAfterMs: 60_000,
+      possibleTransfer: true,
+      supervisedTransfer: false,
+      calendar: {
+        normal: {
+          monday: [...OFFICE_HOURS],
+          tuesday: [...OFFICE_HOURS],
+          wednesday: [...OFFICE_HOURS],
+          thursday: [...OFFICE_HOURS],
+          friday: [...OFFICE_HOURS],
+        },
+        exceptions: { '20261225': [{ time: '00:00', ruleNumber: 2, mode: 'closed' }] },
+      },
+    },
+    {
+      number: '3001',
+      name: 'Support',
+      rules: [{ ruleNumber: 1, name: 'Support', queue: '3101', skills: [{ number: 1, level: 2 }] }],
+      ruleNumber: 1,
+      open: true,
+      possibleTransfer: true,
+      supervisedTransfer: false,
+      calendar: { normal: {}, exceptions: {} },
+    },
+  ],
+  queues: [
+    { number: '3100', name: 'Sales queue', processingGroup: '3200', size: 10 },
+    { number: '3101', name: 'Support queue', processingGroup: '3201', size: 20 },
+  ],
+  processingGroups: [
+    {
+      number: '3200',
+      name: 'Sales agents',
+      noAnswerMs: 15_000,
+      wrapUpMs: 10_000,
+      transactionCode: false,
+      withdrawReasons: [
+        { index: 1, label: 'Lunch' },
+        { index: 2, label: 'Training' },
+      ],
+    },
+    {
+      number: '3201',
+      name: 'Support agents',
+      noAnswerMs: 15_000,
+      wrapUpMs: 30_000,
+      transactionCode: true,
+      withdrawReasons: [],
+    },
+  ],
+  operators: [
+    operator('olivia', 'AGENT', ['3200'], [{ number: 2, level: 3, active: true }]),
+    operator('paul', 'AGENT', ['3200', '3201'], [{ number: 1, level: 2, active: true }]),
+    {
+      ...operator('quentin', 'AGENT', ['3201'], [{ number: 1, level: 4, active: true }]),
+      headset: true,
+    },
+    {
+      ...operator(
+        'rose',
+        'AGENT',
+        ['3201'],
+        [
+          { number: 1, level: 1, active: true },
+          { number: 2, level: 5, active: true },
+        ],
+      ),
+      selfAssign: true,
+    },
+    operator('sophie', 'SUPERVISOR', ['3200', '3201'], []),
+  ],
+  skills: [
+    { number: 1, name: 'English', abvName: 'EN' },
+    { number: 2, name: 'French', abvName: 'FR' },
+  ],
+}
+
+/** An operator with the defaults of the file. */
+function operator(
+  loginName: string,
+  type: OperatorDefinition['type'],
+  processingGroups: string[],
+  skills: OperatorDefinition['skills'],
+): OperatorDefinition {
+  return {
+    loginName,
+    type,
+    processingGroups,
+    skills,
+    selfAssign: false,
+    headset: false,
+    help: true,
+    multiline: false,
+  }
+}

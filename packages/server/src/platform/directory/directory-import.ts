@@ -4,6 +4,15 @@
  * password, their preferences) survives a new import; accounts gone from the file are gone.
  */
 import type { User, UserPreferences } from '@openness/wire'
+import {
+  type ContactCenterDefinition,
+  DEFAULT_QUEUE_SIZE as DEFAULT_ACD_QUEUE_SIZE,
+  DEFAULT_NO_ANSWER_MS as DEFAULT_AGENT_NO_ANSWER_MS,
+  DEFAULT_WRAP_UP_MS,
+  type PilotCalendar,
+  type Transition,
+  WEEK_DAYS,
+} from '../acd/contact-center.js'
 import type { PasswordHasher } from '../auth/password-hasher.js'
 import type { Revision } from '../change-notices.js'
 import {
@@ -13,10 +22,16 @@ import {
 } from '../telephony/hunting-groups.js'
 import type {
   AdministratorRecord,
+  ContactCenterLicenses,
   DirectorySettings,
   StoredAccount,
   UserRecord,
 } from './account.js'
+import type {
+  DirectoryContactCenter,
+  DirectoryPilot,
+  FileTransition,
+} from './contact-center-file-schema.js'
 import {
   DEFAULT_CLIR_MODE,
   DEFAULT_NODE_ID,
@@ -167,6 +182,11 @@ function password(
 
 function importSettings(document: DirectoryDocument): DirectorySettings {
   const plan = document.numberingPlan
+  const { licenses } = document
+  const contactCenterLicenses: ContactCenterLicenses = withoutUndefined({
+    CONTACTCENTER_AGENT: licenses.CONTACTCENTER_AGENT,
+    CONTACTCENTER_SERVICE: licenses.CONTACTCENTER_SERVICE,
+  })
   return {
     companyName: document.company.name,
     nodeId: document.company.nodeId ?? DEFAULT_NODE_ID,
@@ -180,7 +200,13 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
       voicemailNumber: plan.voicemailNumber,
       publicNumberPrefix: plan.publicNumberPrefix,
     }),
-    licenses: { ...document.licenses },
+    licenses: {
+      TELEPHONY_BASIC: licenses.TELEPHONY_BASIC,
+      TELEPHONY_ADVANCED: licenses.TELEPHONY_ADVANCED,
+      MESSAGING: licenses.MESSAGING,
+      CONFERENCING: licenses.CONFERENCING,
+    },
+    ...(Object.keys(contactCenterLicenses).length > 0 && { contactCenterLicenses }),
     languages: { gui: [...document.languages.gui], tui: [...document.languages.tui] },
     ...(document.outsideParties && { outsideParties: structuredClone(document.outsideParties) }),
     ...(document.huntingGroups && { huntingGroups: document.huntingGroups.map(huntingGroupOf) }),
@@ -190,6 +216,101 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
     ...(document.deskSharingSets && {
       deskSharingSets: document.deskSharingSets.map((set) => ({ ...set })),
     }),
+    ...(document.contactCenter && { contactCenter: contactCenterOfFile(document.contactCenter) }),
+  }
+}
+
+/**
+ * The file's contact center as the engine takes it (platform/acd/contact-center.ts): times in milliseconds, the
+ * defaults filled in, the lists the file leaves out empty.
+ */
+export function contactCenterOfFile(section: DirectoryContactCenter): ContactCenterDefinition {
+  const ms = (seconds: number) => Math.round(seconds * 1000)
+  const transitions = (list: readonly FileTransition[]): Transition[] =>
+    list.map((transition) => ({
+      time: transition.time,
+      ruleNumber: transition.ruleNumber,
+      mode: transition.mode ?? 'normal',
+    }))
+  const calendarOf = (calendar: NonNullable<DirectoryPilot['calendar']>): PilotCalendar => {
+    const normal: PilotCalendar['normal'] = {}
+    for (const day of WEEK_DAYS) {
+      const list = calendar.normal?.[day]
+      if (list !== undefined) normal[day] = transitions(list)
+    }
+    const exceptions: PilotCalendar['exceptions'] = {}
+    for (const [date, list] of Object.entries(calendar.exceptions ?? {}))
+      exceptions[date] = transitions(list)
+    return { normal, exceptions }
+  }
+  return {
+    ...(section.timeZone !== undefined && { timeZone: section.timeZone }),
+    pilots: (section.pilots ?? []).map((pilot) => ({
+      number: pilot.number,
+      name: pilot.name,
+      rules: pilot.rules.map((rule) => ({
+        ruleNumber: rule.ruleNumber,
+        name: rule.name,
+        queue: rule.queue,
+        ...(rule.skills !== undefined && {
+          skills: rule.skills.map((need) => ({ number: need.number, level: need.level })),
+        }),
+      })),
+      // The schema wants one rule at least: the first is the one in force by default.
+      ruleNumber: pilot.ruleNumber ?? pilot.rules[0]?.ruleNumber ?? 1,
+      open: pilot.open ?? true,
+      ...(pilot.forwardTo !== undefined && { forwardTo: pilot.forwardTo }),
+      ...(pilot.overflowTo !== undefined && { overflowTo: pilot.overflowTo }),
+      ...(pilot.overflowAfterSeconds !== undefined && {
+        overflowAfterMs: ms(pilot.overflowAfterSeconds),
+      }),
+      possibleTransfer: pilot.possibleTransfer ?? true,
+      supervisedTransfer: pilot.supervisedTransfer ?? false,
+      calendar:
+        pilot.calendar === undefined ? { normal: {}, exceptions: {} } : calendarOf(pilot.calendar),
+    })),
+    queues: (section.queues ?? []).map((queue) => ({
+      number: queue.number,
+      name: queue.name,
+      processingGroup: queue.processingGroup,
+      size: queue.size ?? DEFAULT_ACD_QUEUE_SIZE,
+    })),
+    processingGroups: (section.processingGroups ?? []).map((group) => ({
+      number: group.number,
+      name: group.name,
+      noAnswerMs:
+        group.noAnswerSeconds === undefined
+          ? DEFAULT_AGENT_NO_ANSWER_MS
+          : ms(group.noAnswerSeconds),
+      wrapUpMs: group.wrapUpSeconds === undefined ? DEFAULT_WRAP_UP_MS : ms(group.wrapUpSeconds),
+      transactionCode: group.transactionCode ?? false,
+      withdrawReasons: (group.withdrawReasons ?? []).map((reason) => ({
+        index: reason.index,
+        label: reason.label,
+      })),
+    })),
+    operators: (section.operators ?? []).map((operator) => ({
+      loginName: operator.loginName,
+      type: operator.type,
+      processingGroups: [...(operator.processingGroups ?? [])],
+      skills: (operator.skills ?? []).map((skill) => ({
+        number: skill.number,
+        level: skill.level,
+        active: skill.active ?? true,
+      })),
+      selfAssign: operator.selfAssign ?? false,
+      headset: operator.headset ?? false,
+      help: operator.help ?? true,
+      multiline: operator.multiline ?? false,
+    })),
+    skills: (section.skills ?? []).map((skill) =>
+      withoutUndefined({
+        number: skill.number,
+        name: skill.name,
+        abvName: skill.abvName,
+        domain: skill.domain,
+      }),
+    ),
   }
 }
 

@@ -76,6 +76,9 @@ export function findSchemaProblems(
       case 'minimum':
         problems.push({ path, message: `must be at least ${error.params.limit}` })
         break
+      case 'maximum':
+        problems.push({ path, message: `must be at most ${error.params.limit}` })
+        break
       case 'minLength':
         problems.push({
           path,

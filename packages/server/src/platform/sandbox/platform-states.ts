@@ -15,6 +15,11 @@ import type { DirectorySnapshot } from '../directory/directory-store.js'
 import type { Clock } from '../events.js'
 import { PlatformError } from '../platform-error.js'
 import type { SessionCloseCause } from '../sessions/session-state.js'
+import {
+  type ContactCenterEngine,
+  type FileContactCenter,
+  followFileContactCenter,
+} from '../telephony/engine-acd.js'
 import { type FileHuntingGroups, freshEngineState } from '../telephony/restored-state.js'
 import type { DeviceRecord, EngineCommand } from '../telephony/telephony-state.js'
 import type {
@@ -78,12 +83,14 @@ export interface PlatformStatesOptions {
   telephony: {
     execute(command: EngineCommand): Promise<unknown>
     idle(): Promise<void>
-    readonly state: { calls: { size: number } }
+    readonly state: { calls: { size: number } } & ContactCenterEngine['state']
   }
   /** The devices of the directory as it is now: the engine's after a reset. */
   devices: () => DeviceRecord[]
   /** The directory file's hunting groups as they are now: the engine's after a reset (none when absent). */
   huntingGroups?: () => FileHuntingGroups
+  /** The directory file's contact center as it is now: provisioned anew after a reset (none when absent). */
+  contactCenter?: () => FileContactCenter
   /**
    * What keeps the engine's devices the directory's (engine-devices.ts): held while an image is put back, so
    * that the directory restored does not release calls in the engine before `restoreState` replaces them.
@@ -202,6 +209,10 @@ export class PlatformStates {
       type: 'restoreState',
       target: image.engine ?? freshEngineState(options.devices(), options.huntingGroups?.()),
     })
+    // A fresh engine has no contact center: a reset provisions the file's anew, its agents logged off and its
+    // queues empty; a snapshot's engine carries its own.
+    if (image.engine === undefined && options.contactCenter !== undefined)
+      await followFileContactCenter(telephony, options.contactCenter())
     await this.#announce(written)
     const outcome: RestoreOutcome = {
       ...(name !== undefined && { snapshot: name }),

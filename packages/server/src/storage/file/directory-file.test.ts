@@ -86,6 +86,11 @@ describe('readDirectoryFile', () => {
       'karim',
       'lea',
       'nora',
+      'olivia',
+      'paul',
+      'quentin',
+      'rose',
+      'sophie',
     ])
     expect(document.users[0]).toEqual({
       loginName: 'alice',

@@ -8,6 +8,7 @@
  */
 import type { CallCause } from '@openness/wire'
 import type { AcdCall, AcdState, PilotRuntime } from '../../acd/acd-state.js'
+import type { AcdTicket } from '../../acd/acd-ticket.js'
 import type { AgentRuntime } from '../../acd/agent-state.js'
 import { afterAcdCall } from '../../acd/agent-state.js'
 import type { PilotDefinition, SkillNeed } from '../../acd/contact-center.js'
@@ -22,6 +23,7 @@ import {
   changeAcd,
   closeTicket,
   moveAgent,
+  requireAcd,
   tellPilot,
   tellRemoved,
   ticketOf,
@@ -671,5 +673,43 @@ function privateCalls(transaction: Transaction, loginName: string): void {
       if ((group?.wrapUpMs ?? 0) > 0)
         transaction.schedule(group?.wrapUpMs ?? 0, { type: 'acdWrapUpEnd', loginName })
     } else moveAgent(transaction, agent, 'privateCallEnded')
+  }
+}
+
+/**
+ * The contact center goes (provisioned with an empty definition, acd-pilots.ts), with every call it holds: a call
+ * still at one of its pilots is dissuaded (DESTINATION_NOT_OBTAINABLE), an answered one goes on as a plain call
+ * and its ticket closes SERVED now, and every agent's wrap-up ends now with its ticket. The tickets go to the
+ * outbox, as any closed ticket.
+ */
+export function endContactCenterCalls(transaction: Transaction): void {
+  const acd = transaction.state.acd
+  if (acd === undefined) return
+  for (const [callRef, stored] of [...transaction.state.calls]) {
+    if (stored.acd === undefined) continue
+    const call = transaction.call(callRef) as CallRecord
+    const acdCall = call.acd as AcdCall
+    if (acdCall.answeredAt === undefined) {
+      dissuade(transaction, call, 'DESTINATION_NOT_OBTAINABLE')
+      continue
+    }
+    markClosed(transaction, acdCall.ticketId)
+    closeTicket(
+      transaction,
+      ticketOf(call, acdCall, 'SERVED', transaction.now, {
+        ...(acdCall.transactionCode !== undefined && { transactionCode: acdCall.transactionCode }),
+      }),
+    )
+    delete call.acd
+  }
+  const { wrapping } = requireAcd(transaction)
+  changeAcd(transaction, { wrapping: {} })
+  for (const loginName of Object.keys(wrapping).sort()) {
+    const ticket = wrapping[loginName] as AcdTicket
+    closeTicket(transaction, {
+      ...ticket,
+      wrapUpMs: transaction.now - ticket.endedAt,
+      closedAt: transaction.now,
+    })
   }
 }

@@ -7,6 +7,7 @@ import type { AcdState, PilotRuntime } from '../../acd/acd-state.js'
 import { definitionsOf } from '../../acd/acd-state.js'
 import { newAgent } from '../../acd/agent-state.js'
 import {
+  type ContactCenterDefinition,
   MAX_DAY_TRANSITIONS,
   type PilotCalendar,
   type Transition,
@@ -18,7 +19,7 @@ import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
-import { acdNoAnswer, acdOverflow } from './acd-distribution.js'
+import { acdNoAnswer, acdOverflow, endContactCenterCalls } from './acd-distribution.js'
 import { changeAcd, requireAcd, requirePilot } from './acd-support.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -176,24 +177,86 @@ const acdMonitor: Operation<Command<'acdMonitor'>> = (transaction, command) => {
   return undefined
 }
 
+/** The timers of the contact center's own commands. */
+const ACD_TIMERS: ReadonlySet<EngineCommand['type']> = new Set([
+  'acdCalendar',
+  'acdNoAnswer',
+  'acdOverflow',
+  'acdWrapUpEnd',
+])
+
+/** Whether a definition defines nothing: no pilot, queue, processing group, operator nor skill. */
+function isEmptyDefinition(definition: ContactCenterDefinition): boolean {
+  return (
+    definition.pilots.length === 0 &&
+    definition.queues.length === 0 &&
+    definition.processingGroups.length === 0 &&
+    definition.operators.length === 0 &&
+    definition.skills.length === 0
+  )
+}
+
+/** Whether the engine's contact center was removed and only keeps tickets the store does not have yet. */
+function isRemoved(acd: AcdState): boolean {
+  const { definition } = acd
+  return (
+    Object.keys(definition.pilots).length === 0 &&
+    Object.keys(definition.queues).length === 0 &&
+    Object.keys(definition.processingGroups).length === 0 &&
+    Object.keys(definition.operators).length === 0 &&
+    definition.skills.length === 0
+  )
+}
+
+/**
+ * The contact center goes: its calls dissuaded or going on as plain calls, its wrap-ups ended, its timers
+ * cancelled (acd-distribution.ts `endContactCenterCalls`). The tickets the ticket store does not have yet stay,
+ * alone under an empty definition, until it has them (acdTicketsStored); with none left, the engine has no
+ * contact center at all.
+ */
+function removeContactCenter(transaction: Transaction): void {
+  endContactCenterCalls(transaction)
+  transaction.cancelTimers((command) => ACD_TIMERS.has(command.type))
+  const before = transaction.state.acd
+  if (before === undefined || before.outbox.length === 0) {
+    delete transaction.state.acd
+    return
+  }
+  transaction.state.acd = {
+    definition: definitionsOf({
+      pilots: [],
+      queues: [],
+      processingGroups: [],
+      operators: [],
+      skills: [],
+    }),
+    pilots: {},
+    agents: {},
+    queues: {},
+    wrapping: {},
+    handlingMs: {},
+    outbox: before.outbox,
+    ...(before.droppedTickets !== undefined && { droppedTickets: before.droppedTickets }),
+  }
+}
+
 /**
  * The contact center takes a definition (the directory file's, the control plane's): pilots keep their calendars'
  * rule and mode of now and start with the definition's calendar; operators keep their state when they stay
  * operators and their group still exists (else they are logged off); waiting calls of queues that stay keep
- * waiting. An empty definition removes the contact center.
+ * waiting. An empty definition removes the contact center (removeContactCenter), and does nothing where there is
+ * none.
  */
 const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
   transaction,
   command,
 ) => {
-  const definition = definitionsOf(command.definition)
   const before = transaction.state.acd
-  if (
-    command.definition.pilots.length === 0 &&
-    command.definition.operators.length === 0 &&
-    before === undefined
-  )
+  if (isEmptyDefinition(command.definition)) {
+    if (before !== undefined) removeContactCenter(transaction)
     return undefined
+  }
+  const definition = definitionsOf(command.definition)
   const draft: AcdState = {
     definition,
     ...(command.digest !== undefined && { provision: command.digest }),
@@ -242,7 +305,9 @@ const acdTicketsStored: Operation<Command<'acdTicketsStored'>> = (transaction, c
   if (acd === undefined) return undefined
   const stored = new Set(command.ticketIds)
   const outbox = acd.outbox.filter((ticket) => !stored.has(ticket.ticketId))
-  if (outbox.length !== acd.outbox.length) changeAcd(transaction, { outbox })
+  // A contact center removed (provisionContactCenter) was kept for these tickets only.
+  if (outbox.length === 0 && isRemoved(acd)) delete transaction.state.acd
+  else if (outbox.length !== acd.outbox.length) changeAcd(transaction, { outbox })
   return undefined
 }
 
