@@ -86,9 +86,8 @@ const acdLogOff: Operation<Command<'acdLogOff'>> = (transaction, command) => {
 
 const acdEnter: Operation<Command<'acdEnter'>> = (transaction, command) => {
   requireGroupFor(transaction, command.loginName, command.pg)
-  const agent = agentAt(transaction, command.loginName)
-  if (agent.pg === command.pg && agent.place !== 'LOG_OFF') return undefined
-  moveAgent(transaction, agent, 'enter', { pg: command.pg })
+  // Even into the group the agent is in: PAUSE and WITHDRAW become READY, a wrap-up or a call refuses it.
+  moveAgent(transaction, agentAt(transaction, command.loginName), 'enter', { pg: command.pg })
   return undefined
 }
 
