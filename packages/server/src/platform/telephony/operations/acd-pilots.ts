@@ -14,7 +14,12 @@ import {
   WEEK_DAYS,
   type WeekDay,
 } from '../../acd/contact-center.js'
-import { isCalendarDate, nextTransition, transitionInForce } from '../../acd/pilot-calendar.js'
+import {
+  isCalendarDate,
+  isTimeOfDay,
+  nextTransition,
+  transitionInForce,
+} from '../../acd/pilot-calendar.js'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
@@ -125,6 +130,11 @@ const acdCalendarChange: Operation<Command<'acdCalendarChange'>> = (transaction,
       ? (calendar.normal[where.day] ?? [])
       : (calendar.exceptions[where.date] ?? [])
   const transition = command.transition
+  if (transition !== undefined && !isTimeOfDay(transition.time))
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      `time: '${transition.time}' is not a time of day HH:mm`,
+    )
   if (
     transition !== undefined &&
     !pilot.rules.some((rule) => rule.ruleNumber === transition.ruleNumber)
