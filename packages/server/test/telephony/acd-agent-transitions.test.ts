@@ -226,28 +226,29 @@ describe('the agent state machine, request by request from every place', () => {
     expect(ROWS).toHaveLength(8 * 8)
   })
 
-  it.each(ROWS)('$from, $action: $expected', ({ from, action, outcome }) => {
-    const w = START[from]()
-    expect(w.place('bob'), 'the starting place').toBe(from)
-    const command = ACTIONS[action]
-    if (outcome.kind === 'refused') {
-      w.refuses(command, outcome.type)
-      return
-    }
-    const before = w.agentState('bob')
-    const { events } = w.run(command)
-    if (outcome.kind === 'stays') {
-      expect(w.place('bob'), describeOutcome(outcome)).toBe(from)
-      expect(w.agentState('bob')).toEqual(before)
-      expect(agentStates(events)).toEqual([])
-      return
-    }
-    expect(w.place('bob'), describeOutcome(outcome)).toBe(outcome.to)
-    expect(agentStates(events)).toEqual([`bob:${outcome.to}`])
-    // The event carries the state the SDKs read, as the agent now is.
-    const told = events.find((event) => event.eventName === 'OnAgentStateChanged')
-    expect(told?.['state']).toEqual(w.agentState('bob'))
-  })
+  for (const { from, action, outcome, expected } of ROWS)
+    it(`${from}, ${action}: ${expected}`, () => {
+      const w = START[from]()
+      expect(w.place('bob'), 'the starting place').toBe(from)
+      const command = ACTIONS[action]
+      if (outcome.kind === 'refused') {
+        w.refuses(command, outcome.type)
+        return
+      }
+      const before = w.agentState('bob')
+      const { events } = w.run(command)
+      if (outcome.kind === 'stays') {
+        expect(w.place('bob'), describeOutcome(outcome)).toBe(from)
+        expect(w.agentState('bob')).toEqual(before)
+        expect(agentStates(events)).toEqual([])
+        return
+      }
+      expect(w.place('bob'), describeOutcome(outcome)).toBe(outcome.to)
+      expect(agentStates(events)).toEqual([`bob:${outcome.to}`])
+      // The event carries the state the SDKs read, as the agent now is.
+      const told = events.find((event) => event.eventName === 'OnAgentStateChanged')
+      expect(told?.['state']).toEqual(w.agentState('bob'))
+    })
 })
 
 describe('what the moves carry', () => {
