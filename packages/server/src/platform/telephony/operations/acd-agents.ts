@@ -9,6 +9,7 @@ import { operatorStateOf } from '../../acd/agent-state.js'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
+import { withdrawOffer } from './acd-distribution.js'
 import {
   agentAt,
   changeAcd,
@@ -80,7 +81,8 @@ const acdLogOff: Operation<Command<'acdLogOff'>> = (transaction, command) => {
   requireOperator(transaction, command.loginName)
   const agent = agentAt(transaction, command.loginName)
   if (agent.place === 'LOG_OFF') return undefined
-  moveAgent(transaction, agent, 'logoff')
+  withdrawOffer(transaction, command.loginName)
+  moveAgent(transaction, agentAt(transaction, command.loginName), 'logoff')
   return undefined
 }
 

@@ -482,6 +482,23 @@ export function acdNoAnswer(transaction: Transaction, callRef: string, number: s
   refused(transaction, call, acdCall)
 }
 
+/**
+ * The agent the call rings logs off: its set stops ringing and the call, not taken, waits again at the head of its
+ * queue (the pass after the command offers it to another agent). A logged-off agent is offered no call.
+ */
+export function withdrawOffer(transaction: Transaction, loginName: string): void {
+  const callRef = transaction.state.acd?.agents[loginName]?.acdCall
+  const call = callRef === undefined ? undefined : transaction.call(callRef)
+  const acdCall = call?.acd
+  if (call === undefined || acdCall === undefined || acdCall.offeredTo !== loginName) return
+  const ringing = offeredConnection(call)
+  if (ringing !== undefined) stopRinging(transaction, call, ringing)
+  transaction.commit('NOT_ANSWERED')
+  acdCall.refusals += 1
+  delete acdCall.offeredTo
+  enqueue(transaction, call, acdCall, 'head')
+}
+
 /** The offered agent did not take the call (rang out, or declined): PAUSE, and the call waits again at the head. */
 function refused(transaction: Transaction, call: CallRecord, acdCall: AcdCall): void {
   acdCall.refusals += 1
