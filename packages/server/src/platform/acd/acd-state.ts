@@ -26,6 +26,8 @@ export interface PilotRuntime {
   calendar: PilotCalendar
   /** The login names that started monitoring the pilot (acdpilotmonitoring): its events flow while any does. */
   monitoredBy: string[]
+  /** When acdmanagement last opened or closed the pilot: the calendar's transitions before then do not undo it. */
+  modeSetAt?: number
 }
 
 /** What an ACD call carries from the moment it reaches a pilot until its ticket closes. */

@@ -9,7 +9,7 @@ import { WEEK_DAYS } from './contact-center.js'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
-/** How far back a calendar is searched for the transition in force, and ahead for the next one. */
+/** How far back a calendar is searched for the transition in force, and ahead for the next one, at least. */
 const SEARCHED_DAYS = 8
 
 const formatters = new Map<string, Intl.DateTimeFormat>()
@@ -90,11 +90,47 @@ export function transitionsOfDay(
   return [...list].sort((a, b) => minutesOf(a.time) - minutesOf(b.time))
 }
 
-/** The instant (ms since the epoch) a zone's wall clock shows `wall`; the earlier one when it shows it twice. */
+/**
+ * The instant (ms since the epoch) a zone's wall clock shows `wall`: the earlier one when it shows it twice (the
+ * clocks go back), the one they jump over it when they skip it (they go forward): so a later time of the day is
+ * never an earlier instant.
+ */
 function instantOf(wall: number, timeZone: string): number {
-  let at = wall - (wallClock(wall, timeZone) - wall)
-  at = wall - (wallClock(at, timeZone) - at)
-  return at
+  // With the zone's offsets a day before and a day after: the clocks change once at most between them.
+  const candidates = [wall - DAY, wall + DAY].map(
+    (near) => wall - (wallClock(near, timeZone) - near),
+  )
+  const exact = candidates.filter((at) => wallClock(at, timeZone) === wall)
+  if (exact.length > 0) return Math.min(...exact)
+  // Skipped: the first second whose wall clock is past `wall`, between the two candidates.
+  let early = Math.min(...candidates)
+  let late = Math.max(...candidates)
+  while (late - early > 1_000) {
+    const middle = early + Math.floor((late - early) / 2_000) * 1_000
+    if (wallClock(middle, timeZone) >= wall) late = middle
+    else early = middle
+  }
+  return late
+}
+
+/**
+ * How many days a search from `wall` covers, `direction` ahead (1) or back (-1): a week and a day, and as far
+ * beyond the farthest exception day that way (an exception day may be weeks away, or remove a week day's
+ * transitions).
+ */
+function searchedDays(calendar: PilotCalendar, wall: number, direction: 1 | -1): number {
+  const today = Math.floor(wall / DAY) * DAY
+  let days = SEARCHED_DAYS
+  for (const date of Object.keys(calendar.exceptions)) {
+    if (!isCalendarDate(date)) continue
+    const midnight = Date.UTC(
+      Number(date.slice(0, 4)),
+      Number(date.slice(4, 6)) - 1,
+      Number(date.slice(6, 8)),
+    )
+    days = Math.max(days, ((midnight - today) / DAY) * direction + SEARCHED_DAYS)
+  }
+  return days
 }
 
 /** The transition in force at `now`, and when it began; undefined when the calendar has none. */
@@ -104,17 +140,15 @@ export function transitionInForce(
   timeZone = 'UTC',
 ): { transition: Transition; since: number } | undefined {
   const wall = wallClock(now, timeZone)
-  for (let back = 0; back < SEARCHED_DAYS; back++) {
+  const days = searchedDays(calendar, wall, -1)
+  for (let back = 0; back < days; back++) {
     const { date, day, midnight } = localDay(wall - back * DAY)
-    const due = transitionsOfDay(calendar, date, day).filter(
-      (transition) => midnight + minutesOf(transition.time) * MINUTE <= wall,
-    )
-    const last = due[due.length - 1]
-    if (last !== undefined)
-      return {
-        transition: last,
-        since: instantOf(midnight + minutesOf(last.time) * MINUTE, timeZone),
-      }
+    let last: { transition: Transition; since: number } | undefined
+    for (const transition of transitionsOfDay(calendar, date, day)) {
+      const since = instantOf(midnight + minutesOf(transition.time) * MINUTE, timeZone)
+      if (since <= now) last = { transition, since }
+    }
+    if (last !== undefined) return last
   }
   return undefined
 }
@@ -126,7 +160,8 @@ export function nextTransition(
   timeZone = 'UTC',
 ): { transition: Transition; at: number } | undefined {
   const wall = wallClock(now, timeZone)
-  for (let ahead = 0; ahead < SEARCHED_DAYS; ahead++) {
+  const days = searchedDays(calendar, wall, 1)
+  for (let ahead = 0; ahead < days; ahead++) {
     const { date, day, midnight } = localDay(wall + ahead * DAY)
     for (const transition of transitionsOfDay(calendar, date, day)) {
       const at = instantOf(midnight + minutesOf(transition.time) * MINUTE, timeZone)

@@ -139,6 +139,8 @@ export class Transaction {
           ...connection,
           endpoint: { ...connection.endpoint },
         })),
+        // The ACD's record of the call changes in place (acd-distribution.ts): the base state keeps its own.
+        ...(current.acd !== undefined && { acd: { ...current.acd } }),
       }
       this.putCall(callRef, copy)
       this.touched.add(callRef)

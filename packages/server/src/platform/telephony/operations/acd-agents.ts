@@ -9,6 +9,7 @@ import { operatorStateOf } from '../../acd/agent-state.js'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
+import { withdrawOffer } from './acd-distribution.js'
 import {
   agentAt,
   changeAcd,
@@ -80,15 +81,15 @@ const acdLogOff: Operation<Command<'acdLogOff'>> = (transaction, command) => {
   requireOperator(transaction, command.loginName)
   const agent = agentAt(transaction, command.loginName)
   if (agent.place === 'LOG_OFF') return undefined
-  moveAgent(transaction, agent, 'logoff')
+  withdrawOffer(transaction, command.loginName)
+  moveAgent(transaction, agentAt(transaction, command.loginName), 'logoff')
   return undefined
 }
 
 const acdEnter: Operation<Command<'acdEnter'>> = (transaction, command) => {
   requireGroupFor(transaction, command.loginName, command.pg)
-  const agent = agentAt(transaction, command.loginName)
-  if (agent.pg === command.pg && agent.place !== 'LOG_OFF') return undefined
-  moveAgent(transaction, agent, 'enter', { pg: command.pg })
+  // Even into the group the agent is in: PAUSE and WITHDRAW become READY, a wrap-up or a call refuses it.
+  moveAgent(transaction, agentAt(transaction, command.loginName), 'enter', { pg: command.pg })
   return undefined
 }
 

@@ -12,6 +12,7 @@ import type { AcdTicket } from '../../acd/acd-ticket.js'
 import type { AgentRuntime } from '../../acd/agent-state.js'
 import { afterAcdCall } from '../../acd/agent-state.js'
 import type { PilotDefinition, SkillNeed } from '../../acd/contact-center.js'
+import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
 import type { CallRecord, Connection, Endpoint } from '../telephony-state.js'
@@ -104,6 +105,18 @@ export function reachPilot(
   const pilot = acd?.definition.pilots[number]
   const runtime = acd?.pilots[number]
   if (acd === undefined || pilot === undefined || runtime === undefined) return
+  const previous = call.acd
+  if (previous !== undefined) {
+    // Sent to a pilot again (a transfer): while a pilot distributes it, it may not be; answered, the agent's
+    // part in it ends here and its ticket with it.
+    if (previous.answeredAt === undefined)
+      throw new PlatformError(
+        'NOT_EXPECTED',
+        `Pilot ${previous.pilot} is distributing call ${call.callRef}: send it on once an agent answers`,
+      )
+    agentPartEnded(transaction, call, previous)
+    markClosed(transaction, previous.ticketId)
+  }
   const skills =
     options.skills ?? pilot.rules.find((r) => r.ruleNumber === runtime.ruleNumber)?.skills
   const acdCall: AcdCall = {
@@ -480,6 +493,23 @@ export function acdNoAnswer(transaction: Transaction, callRef: string, number: s
   stopRinging(transaction, call, ringing)
   transaction.commit('NOT_ANSWERED')
   refused(transaction, call, acdCall)
+}
+
+/**
+ * The agent the call rings logs off: its set stops ringing and the call, not taken, waits again at the head of its
+ * queue (the pass after the command offers it to another agent). A logged-off agent is offered no call.
+ */
+export function withdrawOffer(transaction: Transaction, loginName: string): void {
+  const callRef = transaction.state.acd?.agents[loginName]?.acdCall
+  const call = callRef === undefined ? undefined : transaction.call(callRef)
+  const acdCall = call?.acd
+  if (call === undefined || acdCall === undefined || acdCall.offeredTo !== loginName) return
+  const ringing = offeredConnection(call)
+  if (ringing !== undefined) stopRinging(transaction, call, ringing)
+  transaction.commit('NOT_ANSWERED')
+  acdCall.refusals += 1
+  delete acdCall.offeredTo
+  enqueue(transaction, call, acdCall, 'head')
 }
 
 /** The offered agent did not take the call (rang out, or declined): PAUSE, and the call waits again at the head. */

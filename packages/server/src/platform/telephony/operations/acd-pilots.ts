@@ -14,7 +14,12 @@ import {
   WEEK_DAYS,
   type WeekDay,
 } from '../../acd/contact-center.js'
-import { isCalendarDate, nextTransition, transitionInForce } from '../../acd/pilot-calendar.js'
+import {
+  isCalendarDate,
+  isTimeOfDay,
+  nextTransition,
+  transitionInForce,
+} from '../../acd/pilot-calendar.js'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
@@ -56,15 +61,18 @@ function armCalendar(transaction: Transaction): void {
   if (next !== undefined) transaction.schedule(next - transaction.now, { type: 'acdCalendar' })
 }
 
-/** The calendar timer: every pilot takes the rule and mode its calendar has in force now. */
+/**
+ * The calendar timer: every pilot takes the rule and mode its calendar has in force now, but one acdmanagement
+ * opened or closed since that transition began (the timer may be another pilot's).
+ */
 const acdCalendar: Operation<Command<'acdCalendar'>> = (transaction) => {
   const acd = transaction.state.acd
   if (acd === undefined) return undefined
   const pilots: Record<string, PilotRuntime> = { ...acd.pilots }
   for (const number in pilots) {
-    const runtime = pilots[number] as PilotRuntime
+    const { modeSetAt, ...runtime } = pilots[number] as PilotRuntime
     const found = transitionInForce(runtime.calendar, transaction.now, acd.definition.timeZone)
-    if (found !== undefined)
+    if (found !== undefined && (modeSetAt === undefined || found.since > modeSetAt))
       pilots[number] = {
         ...runtime,
         ruleNumber: found.transition.ruleNumber,
@@ -84,7 +92,11 @@ const acdPilotMode: Operation<Command<'acdPilotMode'>> = (transaction, command) 
   changeAcd(transaction, {
     pilots: {
       ...acd.pilots,
-      [command.pilot]: { ...runtime, mode: command.open ? 'normal' : 'closed' },
+      [command.pilot]: {
+        ...runtime,
+        mode: command.open ? 'normal' : 'closed',
+        modeSetAt: transaction.now,
+      },
     },
   })
   return undefined
@@ -118,6 +130,11 @@ const acdCalendarChange: Operation<Command<'acdCalendarChange'>> = (transaction,
       ? (calendar.normal[where.day] ?? [])
       : (calendar.exceptions[where.date] ?? [])
   const transition = command.transition
+  if (transition !== undefined && !isTimeOfDay(transition.time))
+    throw new PlatformError(
+      'BAD_PARAMETER',
+      `time: '${transition.time}' is not a time of day HH:mm`,
+    )
   if (
     transition !== undefined &&
     !pilot.rules.some((rule) => rule.ruleNumber === transition.ruleNumber)
@@ -152,8 +169,9 @@ const acdCalendarChange: Operation<Command<'acdCalendarChange'>> = (transaction,
   else if (list.length === 0) delete calendar.exceptions[where.date]
   else calendar.exceptions[where.date] = list
   const current = inForce(acd, command.pilot, calendar, transaction.now)
+  const { modeSetAt: _, ...kept } = runtime
   changeAcd(transaction, {
-    pilots: { ...acd.pilots, [command.pilot]: { ...runtime, calendar, ...current } },
+    pilots: { ...acd.pilots, [command.pilot]: { ...kept, calendar, ...current } },
   })
   armCalendar(transaction)
   return undefined
