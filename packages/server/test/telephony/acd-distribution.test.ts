@@ -235,6 +235,18 @@ describe('an agent in ACD calls', () => {
     expect(agentStates(hungUp.events)).toEqual(['bob:READY'])
   })
 
+  it('ready during a call of its own: BUSY until the call ends, then READY', () => {
+    const w = new AcdWorld()
+    w.logOn('bob', '1002')
+    w.run({ type: 'acdPause', loginName: 'bob' })
+    const callRef = w.call('bob', '1001', 'alice')
+    expect(w.place('bob')).toBe('PAUSE')
+    expect(agentStates(w.run({ type: 'acdReady', loginName: 'bob' }).events)).toEqual(['bob:BUSY'])
+    expect(agentStates(w.run({ type: 'release', loginName: 'bob', callRef }).events)).toEqual([
+      'bob:READY',
+    ])
+  })
+
   it('a group with transaction codes: TRANSACTION_CODE_INPUT after the call, the code goes on the ticket', () => {
     const w = new AcdWorld()
     const definition = contactCenterWith({})
@@ -269,3 +281,21 @@ function contactCenterWith(change: Partial<PilotDefinition>): ContactCenterDefin
   )
   return definition
 }
+
+describe('a new definition', () => {
+  it('dissuades the calls waiting at a pilot it drops, with their tickets; the others keep waiting', () => {
+    const w = new AcdWorld()
+    w.logOn('bob', '1002')
+    w.run({ type: 'acdPause', loginName: 'bob' })
+    const stranded = w.incoming(FRENCH_PILOT, CALLER)
+    const kept = w.incoming(PILOT, '0555000002')
+    const definition = contactCenterWith({})
+    definition.pilots = definition.pilots.filter((pilot) => pilot.number !== FRENCH_PILOT)
+    definition.queues = definition.queues.filter((queue) => queue.number !== '3101')
+    const changed = w.run({ type: 'provisionContactCenter', definition })
+    expect(connections(w.state, stranded)).toBeUndefined()
+    expect(w.state.acd?.queues[QUEUE]).toEqual([kept])
+    expect(w.tickets()).toMatchObject([{ callRef: stranded, outcome: 'DISSUADED' }])
+    expect(changed.events.some((event) => event.eventName === 'OnCallRemoved')).toBe(false)
+  })
+})

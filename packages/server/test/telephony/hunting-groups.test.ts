@@ -273,6 +273,18 @@ describe('when no member is free', () => {
     expect(w.state.huntingGroups?.[GROUP]?.queue).toEqual([])
   })
 
+  it('a command that offers a waiting call leaves the state it ran on as it was (its hunt included)', () => {
+    const w = world()
+    allBusy(w)
+    const callRef = w.call('alice', GROUP)
+    const before = w.state
+    const seenBefore = JSON.stringify(before.calls.get(callRef))
+    const bobsCall = w.state.calls.find((call) => call.callRef !== callRef)?.callRef ?? ''
+    w.run({ type: 'release', loginName: 'bob', callRef: bobsCall })
+    expect(JSON.stringify(before.calls.get(callRef))).toBe(seenBefore)
+    expect(w.state.calls.get(callRef)?.hunt?.tried).toEqual(['bob'])
+  })
+
   it('QUEUE full: the overflow takes the call (OVERFLOWN, the group last redirecting)', () => {
     const w = world({ queueSize: 0, overflow: { voicemailOf: 'bob' } })
     allBusy(w)

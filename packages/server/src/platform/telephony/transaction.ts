@@ -141,6 +141,10 @@ export class Transaction {
         })),
         // The ACD's record of the call changes in place (acd-distribution.ts): the base state keeps its own.
         ...(current.acd !== undefined && { acd: { ...current.acd } }),
+        // A hunt is changed in place by the operations that go on with it (its tries, its wait).
+        ...(current.hunt !== undefined && {
+          hunt: { ...current.hunt, tried: [...current.hunt.tried] },
+        }),
       }
       this.putCall(callRef, copy)
       this.touched.add(callRef)

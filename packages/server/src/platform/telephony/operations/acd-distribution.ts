@@ -7,7 +7,7 @@
  * ticket (acd-support.ts `ticketOf`).
  */
 import type { CallCause } from '@openness/wire'
-import type { AcdCall, AcdState, PilotRuntime } from '../../acd/acd-state.js'
+import type { AcdCall, AcdDefinitions, AcdState, PilotRuntime } from '../../acd/acd-state.js'
 import type { AcdTicket } from '../../acd/acd-ticket.js'
 import type { AgentRuntime } from '../../acd/agent-state.js'
 import { afterAcdCall } from '../../acd/agent-state.js'
@@ -703,6 +703,21 @@ function privateCalls(transaction: Transaction, loginName: string): void {
       if ((group?.wrapUpMs ?? 0) > 0)
         transaction.schedule(group?.wrapUpMs ?? 0, { type: 'acdWrapUpEnd', loginName })
     } else moveAgent(transaction, agent, 'privateCallEnded')
+  }
+}
+
+/**
+ * A new definition drops pilots or queues (acd-pilots.ts): the calls still waiting at a pilot it drops, or in a
+ * queue it drops, are dissuaded (DESTINATION_NOT_OBTAINABLE) with their tickets, rather than left stranded.
+ */
+export function dissuadeStranded(transaction: Transaction, definition: AcdDefinitions): void {
+  for (const [callRef, stored] of [...transaction.state.calls]) {
+    const acdCall = stored.acd
+    if (acdCall === undefined || acdCall.answeredAt !== undefined) continue
+    const pilotGone = definition.pilots[acdCall.pilot] === undefined
+    const queueGone = acdCall.queue !== undefined && definition.queues[acdCall.queue] === undefined
+    if (pilotGone || queueGone)
+      dissuade(transaction, transaction.call(callRef) as CallRecord, 'DESTINATION_NOT_OBTAINABLE')
   }
 }
 

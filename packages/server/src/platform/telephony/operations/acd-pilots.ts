@@ -24,7 +24,12 @@ import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
-import { acdNoAnswer, acdOverflow, endContactCenterCalls } from './acd-distribution.js'
+import {
+  acdNoAnswer,
+  acdOverflow,
+  dissuadeStranded,
+  endContactCenterCalls,
+} from './acd-distribution.js'
 import { changeAcd, requireAcd, requirePilot } from './acd-support.js'
 
 type Command<T extends EngineCommand['type']> = Extract<EngineCommand, { type: T }>
@@ -262,19 +267,20 @@ function removeContactCenter(transaction: Transaction): void {
  * The contact center takes a definition (the directory file's, the control plane's): pilots keep their calendars'
  * rule and mode of now and start with the definition's calendar; operators keep their state when they stay
  * operators and their group still exists (else they are logged off); waiting calls of queues that stay keep
- * waiting. An empty definition removes the contact center (removeContactCenter), and does nothing where there is
+ * waiting, those of pilots and queues it drops are dissuaded (dissuadeStranded). An empty definition removes the contact center (removeContactCenter), and does nothing where there is
  * none.
  */
 const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
   transaction,
   command,
 ) => {
-  const before = transaction.state.acd
   if (isEmptyDefinition(command.definition)) {
-    if (before !== undefined) removeContactCenter(transaction)
+    if (transaction.state.acd !== undefined) removeContactCenter(transaction)
     return undefined
   }
   const definition = definitionsOf(command.definition)
+  dissuadeStranded(transaction, definition)
+  const before = transaction.state.acd
   const draft: AcdState = {
     definition,
     ...(command.digest !== undefined && { provision: command.digest }),

@@ -96,7 +96,10 @@ export function moveAgent(
   const moved: AgentRuntime = { ...agent, ...change, place: next }
   for (const key of Object.keys(change) as (keyof AgentRuntime)[])
     if (change[key] === undefined) delete moved[key]
-  if (next === 'READY' && agent.place !== 'READY') moved.readySince = transaction.now
+  // Ready while in a call of its own (made or taken meanwhile): BUSY until it ends, then READY (settleAcd).
+  if (next === 'READY' && moved.acdCall === undefined && inCall(transaction, agent.loginName))
+    moved.place = 'BUSY'
+  else if (next === 'READY' && agent.place !== 'READY') moved.readySince = transaction.now
   if (next !== 'WITHDRAW') delete moved.withdrawReason
   if (next === 'LOG_OFF') {
     delete moved.pg
@@ -108,6 +111,11 @@ export function moveAgent(
   if (next === 'OUT_OF_PG') delete moved.pg
   if (WRAPPING.has(agent.place) && !WRAPPING.has(next)) endWrapUp(transaction, agent.loginName)
   return putAgent(transaction, moved)
+}
+
+/** Whether the user has a connection in a call now. */
+function inCall(transaction: Transaction, loginName: string): boolean {
+  return transaction.lookup().ofUser(loginName).length > 0
 }
 
 /** The places that follow an ACD call, while its ticket stays open. */
