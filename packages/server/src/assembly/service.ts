@@ -209,6 +209,14 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
         pilots: () => Object.keys(engineNode?.queries.acdState()?.definition.pilots ?? {}).sort(),
         operators: () =>
           Object.keys(engineNode?.queries.acdState()?.definition.operators ?? {}).sort(),
+        supervises: (supervisor, agent) => {
+          const operators = engineNode?.queries.acdState()?.definition.operators
+          const boss = operators?.[supervisor]
+          const groups = operators?.[agent]?.processingGroups ?? []
+          return (
+            boss?.type === 'SUPERVISOR' && groups.some((pg) => boss.processingGroups.includes(pg))
+          )
+        },
       },
     })
     const { outlets, subscriptions } = delivery

@@ -16,9 +16,12 @@ type Json = Record<string, unknown>
 
 const AGENT = '/acd/agent'
 
-/** The subscription each SDK sends for agent events (N `addAgentEvents(ids)`; the others name the package). */
-function agentSubscription(profile: ClientProfile, ids: string[]): unknown {
-  const selectors = [{ names: ['agent'], ...(profile.tag === 'N' && { ids }) }]
+/**
+ * The subscription each SDK sends for agent events (N `addCallCenterAgentEvents(ids)` always with its list; the
+ * others with the ids they are given, else none).
+ */
+function agentSubscription(profile: ClientProfile, ids: string[], others = false): unknown {
+  const selectors = [{ names: ['agent'], ...((profile.tag === 'N' || others) && { ids }) }]
   return { filter: { selectors }, version: '1.0', timeout: profile.tag === 'N' ? 0 : 10 }
 }
 
@@ -268,6 +271,34 @@ export const ACD_FLOWS: readonly Flow[] = [
     },
   },
 ]
+
+/** A caller who gives up while waiting at Support, and the supervisor who follows its agent's states. */
+export const ACD_ABANDON_FLOW: Flow = {
+  name: "contact center: a caller who gives up while waiting, with the agent's states followed by its supervisor",
+  async run(world, profile) {
+    const quentin = await SdkClient.login(world, profile, 'quentin')
+    const sophie = await SdkClient.login(world, profile, 'sophie')
+    const followed = await sophie.subscribe(agentSubscription(profile, ['quentin'], true))
+    await quentin.request('POST', 'acdagent', '/logon', { body: logonBody(profile, '1043') })
+    expect((await nextState(followed, 'quentin', profile))['subState']).toBe('READY')
+    await quentin.request('POST', 'acdagent', '/pause')
+    expect((await nextState(followed, 'quentin', profile))['subState']).toBe('PAUSE')
+    // An outside caller, as the control plane makes one, waits at Support, then hangs up.
+    const { telephony } = world.service.running.platform
+    await telephony.execute({ type: 'incomingCall', from: '0555123456', to: '3001' })
+    expect(telephony.queries.acdState()?.queues['3101']).toHaveLength(1)
+    await telephony.execute({ type: 'outsidePartyHangsUp', number: '0555123456' })
+    expect(telephony.queries.acdState()?.queues['3101']).toEqual([])
+    // Ready again: nothing is offered, the caller is gone.
+    await quentin.request('POST', 'acdagent', '/ready')
+    expect((await nextState(followed, 'quentin', profile))['subState']).toBe('READY')
+    const state = readOperatorState(
+      (await quentin.request('GET', 'acdagent', '/state')).body,
+      profile,
+    )
+    expect(state['subState']).toBe('READY')
+  },
+}
 
 /** The subscription of pilot events each SDK sends (N `addPilotEvents`, J `addCallCenterPilotEventListener`). */
 function pilotSubscription(profile: ClientProfile, pilots: string[]): unknown {

@@ -5,7 +5,7 @@
  * it covered as `METHOD /path` with `{}` for path parameters, the census's notation, so that each suite
  * can check it covers every operation its SDK calls and we serve.
  */
-import { ACD_FLOWS, ACD_PILOT_FLOWS } from './acd-flows.js'
+import { ACD_ABANDON_FLOW, ACD_FLOWS, ACD_PILOT_FLOWS } from './acd-flows.js'
 import { CALL_FLOWS } from './call-flows.js'
 import { COMLOG_FLOWS } from './comlog-flows.js'
 import { COMPAT_FLOWS } from './compat-flows.js'
@@ -37,5 +37,6 @@ export const FLOWS: readonly Flow[] = [
   ...MINI_MESSAGE_FLOWS,
   ...SYSTEM_FLOWS,
   ...ACD_FLOWS,
+  ACD_ABANDON_FLOW,
   ...ACD_PILOT_FLOWS,
 ]

@@ -26,6 +26,7 @@ function context(owner: string, admin: boolean): FilterContext {
     isPilot: (number) => PILOTS.has(number),
     pilots: () => [...PILOTS],
     operators: () => ['bob', 'franck'],
+    supervises: (supervisor, agent) => supervisor === 'alice' && agent === 'bob',
     maySupervise: (login) =>
       (RIGHTS[login] ?? []).some(
         (right) => right === 'TELEPHONY_ADVANCED' || right === 'MESSAGING',
@@ -209,6 +210,13 @@ const ACCEPTED: Accepted[] = [
     supervised: [],
   },
   {
+    name: "a supervisor's session: the agent events of an agent of its groups",
+    context: USER,
+    selectors: [{ names: ['agent'], ids: ['bob'] }],
+    routes: [{ eventNames: [...EVENT_PACKAGES.agent], loginNames: ['bob'] }],
+    supervised: [],
+  },
+  {
     name: 'pilot events of the pilots named, routed by their subject',
     context: ADMIN,
     selectors: [{ names: ['pilot'], ids: ['3000', '3001', '3000'] }],
@@ -250,6 +258,12 @@ const ACCEPTED: Accepted[] = [
 ]
 
 const REFUSED: Refused[] = [
+  {
+    name: 'a user session: the agent events of an agent it does not supervise',
+    context: USER,
+    selectors: [{ names: ['agent'], ids: ['franck'] }],
+    message: /selectors\[0\]\.ids: a user session receives its own events only \(got 'franck'\)/,
+  },
   {
     name: 'pilot events of a number that is no pilot',
     context: ADMIN,

@@ -40,6 +40,8 @@ export interface FilterContext {
   /** The contact center's pilots, and its operators (agents and supervisors): selectors without ids. */
   pilots?(): readonly string[]
   operators?(): readonly string[]
+  /** Whether `supervisor` is a supervisor of a processing group `agent` is in: it follows the agent's events. */
+  supervises?(supervisor: string, agent: string): boolean
   /** The SDK that subscribes, when its package names stand for fewer events (client-dialect.ts). */
   dialect?: ClientDialect | undefined
 }
@@ -155,7 +157,12 @@ export function compileFilter(
       routes.push({ eventNames, loginNames: ids })
       continue
     }
-    const other = ids.find((id) => id !== context.owner)
+    // A supervisor's own session follows the agent events of the agents of its groups (its desktop's view).
+    const other = ids.find(
+      (id) =>
+        id !== context.owner &&
+        !(selected.pkg === 'agent' && context.supervises?.(context.owner, id) === true),
+    )
     if (other !== undefined)
       return refuse(
         `filter.selectors[${index}].ids: a user session receives its own events only (got '${other}')`,
@@ -163,7 +170,10 @@ export function compileFilter(
     // OnUserCreated and OnUserDeleted go to administrator subscriptions only (specification, "Events"
     // table). A user session may still name the userManagement package (the Java SDK does); it gets none.
     const ownEvents = eventNames.filter((name) => !COMPANY_WIDE.has(name))
-    routes.push({ eventNames: ownEvents, loginNames: [context.owner] })
+    routes.push({
+      eventNames: ownEvents,
+      loginNames: selected.pkg === 'agent' && ids.length > 0 ? ids : [context.owner],
+    })
   }
   return { ok: true, routes, supervisedUsers }
 }

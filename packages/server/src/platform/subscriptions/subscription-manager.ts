@@ -73,6 +73,7 @@ export interface SubscriptionManagerOptions {
     isPilot(number: string): boolean
     pilots(): readonly string[]
     operators(): readonly string[]
+    supervises(supervisor: string, agent: string): boolean
   }
 }
 
@@ -420,6 +421,8 @@ export class SubscriptionManager {
         isPilot: (number: string) => this.contactCenter?.isPilot(number) === true,
         pilots: () => this.contactCenter?.pilots() ?? [],
         operators: () => this.contactCenter?.operators() ?? [],
+        supervises: (supervisor: string, agent: string) =>
+          this.contactCenter?.supervises(supervisor, agent) === true,
       }),
     }
   }
