@@ -29,6 +29,7 @@ import { importDirectory, planImport } from '../platform/directory/directory-imp
 import type { DirectorySnapshot } from '../platform/directory/directory-store.js'
 import { DirectoryIndex } from '../platform/directory-search/directory-index.js'
 import { DirectorySearchService } from '../platform/directory-search/directory-search-service.js'
+import { ownEntry } from '../platform/own-entry.js'
 import { DEFAULT_QUOTAS, type Quotas } from '../platform/quotas.js'
 import { Readiness } from '../platform/readiness.js'
 import { RoutingService } from '../platform/routing/routing-service.js'
@@ -205,14 +206,14 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       // The engine's state on this node, once it runs (below).
       contactCenter: {
         isPilot: (number) =>
-          engineNode?.queries.acdState()?.definition.pilots[number] !== undefined,
+          ownEntry(engineNode?.queries.acdState()?.definition.pilots, number) !== undefined,
         pilots: () => Object.keys(engineNode?.queries.acdState()?.definition.pilots ?? {}).sort(),
         operators: () =>
           Object.keys(engineNode?.queries.acdState()?.definition.operators ?? {}).sort(),
         supervises: (supervisor, agent) => {
           const operators = engineNode?.queries.acdState()?.definition.operators
-          const boss = operators?.[supervisor]
-          const groups = operators?.[agent]?.processingGroups ?? []
+          const boss = ownEntry(operators, supervisor)
+          const groups = ownEntry(operators, agent)?.processingGroups ?? []
           return (
             boss?.type === 'SUPERVISOR' && groups.some((pg) => boss.processingGroups.includes(pg))
           )

@@ -4,9 +4,15 @@
  * blocked and saturated pilots; the pilot's events while monitored.
  */
 import { describe, expect, it } from 'vitest'
+import type {
+  ContactCenterDefinition,
+  PilotDefinition,
+} from '../../src/platform/acd/contact-center.js'
+import { serviceReached } from '../../src/platform/telephony/operations/destinations.js'
 import {
   AcdWorld,
   agentStates,
+  contactCenter,
   FRENCH_PILOT,
   NO_ANSWER_MS,
   PILOT,
@@ -267,12 +273,6 @@ describe('an agent in ACD calls', () => {
   })
 })
 
-import type {
-  ContactCenterDefinition,
-  PilotDefinition,
-} from '../../src/platform/acd/contact-center.js'
-import { contactCenter } from './acd-world.js'
-
 /** The test contact center with pilot 3000 changed. */
 function contactCenterWith(change: Partial<PilotDefinition>): ContactCenterDefinition {
   const definition = contactCenter()
@@ -297,5 +297,17 @@ describe('a new definition', () => {
     expect(w.state.acd?.queues[QUEUE]).toEqual([kept])
     expect(w.tickets()).toMatchObject([{ callRef: stranded, outcome: 'DISSUADED' }])
     expect(changed.events.some((event) => event.eventName === 'OnCallRemoved')).toBe(false)
+  })
+})
+
+describe('keys a request gives', () => {
+  it('names such as toString or constructor are no pilot (404), operator (403) or group (404)', () => {
+    const w = new AcdWorld()
+    for (const name of ['toString', 'constructor', '__proto__']) {
+      w.refuses({ type: 'acdMonitor', pilot: name, loginName: 'dave', start: true }, 'NOT_FOUND')
+      w.refuses({ type: 'acdLogOn', loginName: name, proAcdDeviceNumber: '1002' }, 'NOT_ALLOWED')
+      w.refuses({ type: 'acdEnter', loginName: 'bob', pg: name }, 'NOT_FOUND')
+      expect(serviceReached(w.state, name)).toBeUndefined()
+    }
   })
 })

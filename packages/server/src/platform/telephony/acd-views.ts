@@ -15,6 +15,7 @@ import type {
 import type { AcdState } from '../acd/acd-state.js'
 import { operatorStateOf } from '../acd/agent-state.js'
 import { type Transition, WEEK_DAYS } from '../acd/contact-center.js'
+import { ownEntry } from '../own-entry.js'
 import { PlatformError } from '../platform-error.js'
 import { expectedWait, hasSkills, pilotCondition } from './operations/acd-distribution.js'
 
@@ -29,12 +30,12 @@ export function operatorType(
   acd: AcdState | undefined,
   loginName: string,
 ): 'AGENT' | 'SUPERVISOR' | undefined {
-  return acd?.definition.operators[loginName]?.type
+  return ownEntry(acd?.definition.operators, loginName)?.type
 }
 
 /** GET <acdagent>/config. */
 export function operatorConfig(acd: AcdState, loginName: string): OperatorConfig {
-  const operator = acd.definition.operators[loginName]
+  const operator = ownEntry(acd.definition.operators, loginName)
   if (operator === undefined)
     throw new PlatformError(
       'NOT_ALLOWED',
@@ -71,12 +72,12 @@ export function operatorConfig(acd: AcdState, loginName: string): OperatorConfig
 
 /** GET <acdagent>/state: logged off for an operator who never logged on. */
 export function operatorState(acd: AcdState, loginName: string): OperatorState {
-  if (acd.definition.operators[loginName] === undefined)
+  if (ownEntry(acd.definition.operators, loginName) === undefined)
     throw new PlatformError(
       'NOT_ALLOWED',
       `'${loginName}' is no agent or supervisor of the contact center`,
     )
-  const agent = acd.agents[loginName]
+  const agent = ownEntry(acd.agents, loginName)
   return agent === undefined
     ? { mainState: 'LOG_OFF', withdraw: false, withdrawn: false }
     : operatorStateOf(agent)
@@ -84,7 +85,7 @@ export function operatorState(acd: AcdState, loginName: string): OperatorState {
 
 /** GET <acdagent>/withdrawReasons?pgNumber=. */
 export function withdrawReasons(acd: AcdState, pg: string): WithdrawReasons {
-  const group = acd.definition.processingGroups[pg]
+  const group = ownEntry(acd.definition.processingGroups, pg)
   if (group === undefined)
     throw new PlatformError('NOT_FOUND', `pgNumber: no processing group '${pg}'`)
   const reasons = group.withdrawReasons.map((reason) => ({ ...reason }))
@@ -93,8 +94,8 @@ export function withdrawReasons(acd: AcdState, pg: string): WithdrawReasons {
 
 /** The pilot with this number: NOT_FOUND when there is none. */
 function requirePilotIn(acd: AcdState, number: string) {
-  const pilot = acd.definition.pilots[number]
-  const runtime = acd.pilots[number]
+  const pilot = ownEntry(acd.definition.pilots, number)
+  const runtime = ownEntry(acd.pilots, number)
   if (pilot === undefined || runtime === undefined)
     throw new PlatformError('NOT_FOUND', `No pilot '${number}'`)
   return { pilot, runtime }

@@ -8,6 +8,7 @@ import { type FastifyPluginAsyncTypebox, Type } from '@fastify/type-provider-typ
 import { BasicMakeCallRequest, MakeCallRequest } from '@openness/wire'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AcdState } from '../../../platform/acd/acd-state.js'
+import { ownEntry } from '../../../platform/own-entry.js'
 import { PlatformError } from '../../../platform/platform-error.js'
 import {
   type AssociatedData,
@@ -165,8 +166,10 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (
         acdCall !== undefined &&
         acdCall.callToSupervisor !== true &&
-        request.server.platform.telephony.queries.acdState()?.definition.pilots[callee] ===
-          undefined
+        ownEntry(
+          request.server.platform.telephony.queries.acdState()?.definition.pilots,
+          callee,
+        ) === undefined
       )
         throw new PlatformError('BAD_PARAMETER', `body/acdCall: the callee ${callee} is no pilot`)
       const restricted = STANDARD_ONLY.find((field) => body[field] !== undefined)
@@ -202,7 +205,7 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
  */
 function supervisorToCall(acd: AcdState | undefined, loginName: string): string {
   const agent = acd?.agents[loginName]
-  const operator = acd?.definition.operators[loginName]
+  const operator = ownEntry(acd?.definition.operators, loginName)
   if (acd === undefined || operator === undefined)
     throw new PlatformError(
       'NOT_EXPECTED',

@@ -6,6 +6,7 @@
  */
 
 import { operatorStateOf } from '../../acd/agent-state.js'
+import { ownEntry } from '../../own-entry.js'
 import { PlatformError } from '../../platform-error.js'
 import type { Operation } from '../engine-operation.js'
 import type { EngineCommand } from '../telephony-state.js'
@@ -28,7 +29,7 @@ function requireGroupFor(
   pg: string,
 ): void {
   const acd = requireAcd(transaction)
-  if (acd.definition.processingGroups[pg] === undefined)
+  if (ownEntry(acd.definition.processingGroups, pg) === undefined)
     throw new PlatformError('NOT_FOUND', `No processing group '${pg}'`)
   const operator = requireOperator(transaction, loginName)
   if (!operator.processingGroups.includes(pg) && !operator.selfAssign)

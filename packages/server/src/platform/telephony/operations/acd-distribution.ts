@@ -12,6 +12,7 @@ import type { AcdTicket } from '../../acd/acd-ticket.js'
 import type { AgentRuntime } from '../../acd/agent-state.js'
 import { afterAcdCall } from '../../acd/agent-state.js'
 import type { PilotDefinition, SkillNeed } from '../../acd/contact-center.js'
+import { ownEntry } from '../../own-entry.js'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../engine-operation.js'
 import { newConnection } from '../media-state-machine.js'
@@ -42,7 +43,7 @@ export function pilotEndpoint(number: string): Endpoint {
 
 /** What `dialed` reaches when it is a pilot's number; undefined otherwise. */
 export function pilotReached(acd: AcdState | undefined, dialed: string): Endpoint | undefined {
-  return acd?.definition.pilots[dialed] === undefined ? undefined : pilotEndpoint(dialed)
+  return ownEntry(acd?.definition.pilots, dialed) === undefined ? undefined : pilotEndpoint(dialed)
 }
 
 /** The pilot's state and detailed status as acdmanagement and transferInfo show them. */

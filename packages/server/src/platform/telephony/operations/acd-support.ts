@@ -16,6 +16,7 @@ import {
 } from '../../acd/agent-state.js'
 import type { OperatorDefinition, PilotDefinition } from '../../acd/contact-center.js'
 import { eventSubject } from '../../events.js'
+import { ownEntry } from '../../own-entry.js'
 import { PlatformError } from '../../platform-error.js'
 import type { CallRecord, Endpoint } from '../telephony-state.js'
 import type { Transaction } from '../transaction.js'
@@ -36,7 +37,7 @@ export function changeAcd(transaction: Transaction, change: Partial<AcdState>): 
 
 /** The operator definition of `loginName`: NOT_ALLOWED when the user is no operator of the contact center. */
 export function requireOperator(transaction: Transaction, loginName: string): OperatorDefinition {
-  const operator = requireAcd(transaction).definition.operators[loginName]
+  const operator = ownEntry(requireAcd(transaction).definition.operators, loginName)
   if (operator === undefined)
     throw new PlatformError(
       'NOT_ALLOWED',
@@ -47,7 +48,7 @@ export function requireOperator(transaction: Transaction, loginName: string): Op
 
 /** The pilot with this number: NOT_FOUND when there is none. */
 export function requirePilot(transaction: Transaction, number: string): PilotDefinition {
-  const pilot = requireAcd(transaction).definition.pilots[number]
+  const pilot = ownEntry(requireAcd(transaction).definition.pilots, number)
   if (pilot === undefined) throw new PlatformError('NOT_FOUND', `No pilot '${number}'`)
   return pilot
 }

@@ -7,6 +7,7 @@
  * once.
  */
 import type { CallCause } from '@openness/wire'
+import { ownEntry } from '../../own-entry.js'
 import { PlatformError } from '../../platform-error.js'
 import type { EngineContext } from '../engine-operation.js'
 import {
@@ -69,7 +70,7 @@ export function groupReached(
   groups: HuntingGroups | undefined,
   dialed: string,
 ): Endpoint | undefined {
-  return groups?.[dialed] === undefined ? undefined : groupEndpoint(dialed)
+  return ownEntry(groups, dialed) === undefined ? undefined : groupEndpoint(dialed)
 }
 
 /** A member the group may offer the call to now, with the device it rings. */
