@@ -110,7 +110,14 @@ const agentOf = (shown: Floor, loginName: string) =>
   shown.agents.find((agent) => agent.loginName === loginName)
 
 describe('the definition', () => {
-  it('is none at first: 404 with what to do', async () => {
+  it("is the demo directory's at first; an empty one removes the contact center: 404 with what to do", async () => {
+    const demo = (await control('GET', '/contactCenter/definition')).json() as {
+      pilots: { number: string }[]
+    }
+    expect(demo.pilots.map((pilot) => pilot.number)).toEqual(['3000', '3001'])
+    const removed = await control('PUT', '/contactCenter/definition', {})
+    expect(removed.statusCode, removed.body).toBe(200)
+    expect(removed.json()).toEqual({})
     expectRestError(
       await control('GET', '/contactCenter'),
       404,
@@ -174,11 +181,11 @@ describe('the definition', () => {
     const refused = await control('PUT', '/contactCenter/definition', bad)
     const error = expectRestError(refused, 400, 'BAD_PARAMETER')
     for (const problem of [
-      "pilots[2].number: 1001 is a device of 'alice'",
+      'pilots[2].number: 1001 is already a device of alice',
       "pilots[2].rules[0].queue: no queue '3999'",
-      "pilots[1].calendar.normal.monday[0].time: '25:00' is not a time HH:mm",
-      'pilots[1].calendar.normal.monday[0].ruleNumber: the pilot has no rule 7',
-      "operators[4].loginName: 'nobody' is no user of the directory",
+      'pilots[1].calendar.normal.monday[0].time: "25:00" must be a time of day HH:mm',
+      'pilots[1].calendar.normal.monday[0].ruleNumber: pilot 3001 has no rule 7',
+      "operators[4].loginName: no user 'nobody'",
       "operators[4].processingGroups[0]: no processing group '3299'",
     ])
       expect(error.helpMessage).toContain(problem)
@@ -494,9 +501,9 @@ describe('the command line', () => {
     await fixture.control.listen({ host: '127.0.0.1', port: 0 })
     const url = `http://127.0.0.1:${(fixture.control.server.address() as AddressInfo).port}`
     const cli = (...argv: string[]) => runCli(url, argv)
-    const missing = await cli('contact-center', 'show')
-    expect(missing.code).toBe(1)
-    expect(missing.err).toContain('This platform has no contact center')
+    const demo = await cli('contact-center', 'show')
+    expect(demo.code, demo.err).toBe(0)
+    expect((parse(demo.out) as Floor).pilots.map((pilot) => pilot.number)).toEqual(['3000', '3001'])
     const defined = await runCli(url, ['contact-center', 'define', '-'], {
       stdin: JSON.stringify(DEFINITION),
     })

@@ -17,14 +17,15 @@ import {
   type TicketQuery,
 } from '../../platform/acd/acd-ticket-store.js'
 import { operatorStateOf } from '../../platform/acd/agent-state.js'
+import type { DirectoryContactCenter } from '../../platform/directory/contact-center-file-schema.js'
 import type { Directory } from '../../platform/directory/directory.js'
+import { contactCenterOfFile } from '../../platform/directory/directory-import.js'
 import { PlatformError } from '../../platform/platform-error.js'
 import { pilotCondition } from '../../platform/telephony/operations/acd-distribution.js'
 import { callerOf } from '../../platform/telephony/operations/acd-support.js'
 import type { CallRecord, EngineCommand } from '../../platform/telephony/telephony-state.js'
 import {
   ControlContactCenterDefinition,
-  definitionOf,
   findDefinitionProblems,
   shownDefinition,
 } from './contact-center-definition.js'
@@ -536,15 +537,11 @@ export const contactCenterRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const body = request.body ?? {}
-      const groups = new Set(telephony.queries.allHuntingGroups().map((group) => group.number))
-      const problems = findDefinitionProblems(body, {
-        isUser: (loginName) => directory.findUser(loginName) !== undefined,
-        numberTakenBy: (number) => {
-          const user = directory.findUserByDevice(number)
-          if (user !== undefined) return `a device of '${user.loginName}'`
-          return groups.has(number) ? 'a hunting group' : undefined
-        },
-      })
+      const problems = findDefinitionProblems(
+        body,
+        directory,
+        telephony.queries.allHuntingGroups().map((group) => group.number),
+      )
       if (problems.length > 0)
         throw new PlatformError(
           'BAD_PARAMETER',
@@ -554,7 +551,7 @@ export const contactCenterRoutes: FastifyPluginAsyncTypebox<{
       const provision = telephony.queries.acdState()?.provision
       await run({
         type: 'provisionContactCenter',
-        definition: definitionOf(body as ControlContactCenterDefinition),
+        definition: contactCenterOfFile(body as DirectoryContactCenter),
         ...(provision !== undefined && { digest: provision }),
       })
       const acd = telephony.queries.acdState()
