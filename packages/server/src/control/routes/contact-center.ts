@@ -879,17 +879,20 @@ export const contactCenterRoutes: FastifyPluginAsyncTypebox<{
     )
 }
 
-/** The engine's refusal of a duration in ms, in the route's seconds. */
+/**
+ * The engine's refusal of a simulated agent's duration (`answerAfterMs: 15000 is not less than the 15000 ms...`) in
+ * the route's words: the field and its values in seconds.
+ */
 function secondsNamed(error: unknown): unknown {
   if (!(error instanceof PlatformError)) return error
   const match = /^(answerAfter|talk|wrapUp)Ms: (.*)$/.exec(error.message)
   if (match === null) return error
-  const message = (match[2] ?? '').replace(/(\d+) ms/g, (_, ms: string) => `${Number(ms) / 1000} s`)
-  return new PlatformError(
-    error.type,
-    `${match[1]}Seconds: ${message.replace(/^(\d+) is/, (_, ms: string) => `${Number(ms) / 1000} is`)}`,
-    error.innerMessage,
-  )
+  const [, field, rest = ''] = match
+  const seconds = (ms: string) => String(Number(ms) / 1000)
+  const inSeconds = rest
+    .replace(/^(\d+) is/, (_, ms: string) => `${seconds(ms)} is`)
+    .replace(/(\d+) ms\b/g, (_, ms: string) => `${seconds(ms)} s`)
+  return new PlatformError(error.type, `${field}Seconds: ${inSeconds}`, error.innerMessage)
 }
 
 /** The operator's main device in the directory, else its first one. */
