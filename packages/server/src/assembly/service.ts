@@ -380,6 +380,7 @@ export async function startPlatform(options: PlatformOptions): Promise<RunningPl
       directorySearch,
       voicemail,
       miniMessages,
+      acdTickets,
       system,
       clock,
       readiness,

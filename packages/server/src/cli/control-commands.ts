@@ -13,6 +13,8 @@ export interface Command {
   args: readonly string[]
   /** Arguments that may follow `args`, absent from the record when not given. */
   optional?: readonly string[]
+  /** `--name value` options read into the record as `name` (absent when not given). */
+  options?: readonly string[]
   method: Method
   path(args: Readonly<Record<string, string>>): string
   done?(args: Readonly<Record<string, string>>): string

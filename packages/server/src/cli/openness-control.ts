@@ -10,11 +10,24 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { parse, stringify } from 'yaml'
 import { DEFAULT_CONTROL_URL } from '../control/control-address.js'
-import { CliError, COMMANDS, type Command, EXIT, type Method } from './control-commands.js'
+import { CONTACT_CENTER_COMMANDS, CONTACT_CENTER_OPTIONS } from './contact-center-commands.js'
+import {
+  CliError,
+  COMMANDS as CONTROL_COMMANDS,
+  type Command,
+  EXIT,
+  type Method,
+} from './control-commands.js'
 import { JOURNAL_FILTER_OPTIONS, runJournalCommand } from './journal-commands.js'
 import { runScenarioCommand } from './scenario-commands.js'
 
 const CONTROL_PATH = '/control/v1'
+
+/** Every command the command line knows, by its words. */
+const COMMANDS: Readonly<Record<string, Command>> = {
+  ...CONTROL_COMMANDS,
+  ...CONTACT_CENTER_COMMANDS,
+}
 
 /** What the command line reads and writes. */
 export interface CliIo {
@@ -52,6 +65,27 @@ Commands:
   desk-sharing logon <number> <login>          log a desk-sharing user on at the set
   desk-sharing logoff <login>                  log a desk-sharing user off its set
   mini-messages list <login>                   the user's unread mini messages, most recent first
+
+Contact center (docs/contact-center-control.md):
+  contact-center show                          pilots, queues and their waiting calls, groups, agents
+  contact-center definition                    the definition (the directory file's contactCenter)
+  contact-center define <file|->               replaces the definition (YAML or JSON)
+  contact-center agent log-on <login> [set]    logs an operator on (default: its main device)
+                                               [--group <pg>]
+  contact-center agent ready|pause|log-off <login>
+  contact-center agent withdraw <login> <reason>
+  contact-center pilot open|close <number>     opens or closes a pilot
+  contact-center traffic list                  the traffic generators
+  contact-center traffic start <pilot> <callsPerMinute>
+                                               callers dial the pilot at that rate [--patience s]
+                                               [--talk s] [--from prefix] [--seed n]; again: changes it
+  contact-center traffic stop <pilot>          no more callers on the pilot
+  contact-center simulated-agents              the simulated agents
+  contact-center simulate-agent <login> <answerAfterSeconds> <talkSeconds>
+                                               the operator answers and talks by itself [--wrap-up s]
+  contact-center unsimulate-agent <login>      the operator is a person again
+  contact-center tickets                       the tickets stored [--pilot] [--agent] [--since]
+                                               [--until] [--limit] [--after]
 
 Simulation:
   calls list                                   list the calls in progress with their parties
@@ -128,15 +162,19 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
     io.out(USAGE)
     return EXIT.ok
   }
-  // Commands are two words (`users list`), or one (`reset`).
+  // Commands are three words (`contact-center agent ready`), two (`users list`), or one (`reset`).
+  const threeWords = positionals.slice(0, 3).join(' ')
   const twoWords = positionals.slice(0, 2).join(' ')
-  const name = COMMANDS[twoWords] === undefined ? (positionals[0] ?? '') : twoWords
-  const command = COMMANDS[name]
-  if (command === undefined)
-    throw new CliError(
-      twoWords === '' ? 'no command given' : `unknown command '${twoWords}'`,
-      EXIT.usage,
-    )
+  const name = [threeWords, twoWords, positionals[0] ?? ''].find(
+    (words) => COMMANDS[words] !== undefined,
+  )
+  const command = name === undefined ? undefined : COMMANDS[name]
+  if (name === undefined || command === undefined) {
+    const asked = Object.keys(COMMANDS).some((known) => known.startsWith(`${twoWords} `))
+      ? threeWords
+      : twoWords
+    throw new CliError(asked === '' ? 'no command given' : `unknown command '${asked}'`, EXIT.usage)
+  }
   const given = positionals.slice(name.split(' ').length)
   const optional = command.optional ?? []
   if (given.length < command.args.length || given.length > command.args.length + optional.length)
@@ -145,7 +183,13 @@ async function execute(argv: readonly string[], io: CliIo): Promise<number> {
       EXIT.usage,
     )
   const names = [...command.args, ...optional]
-  const args = Object.fromEntries(given.map((value, index) => [names[index] ?? '', value]))
+  const args: Record<string, string> = Object.fromEntries(
+    given.map((value, index) => [names[index] ?? '', value]),
+  )
+  for (const option of command.options ?? []) {
+    const value = values[option as keyof typeof values]
+    if (typeof value === 'string') args[option] = value
+  }
 
   const token = values.token ?? io.env['CONTROL_TOKEN']
   if (token === undefined || token === '')
@@ -201,6 +245,7 @@ function parseCommandLine(argv: readonly string[]) {
         limit: { type: 'string' },
         order: { type: 'string' },
         count: { type: 'string' },
+        ...Object.fromEntries(CONTACT_CENTER_OPTIONS.map((name) => [name, { type: 'string' }])),
       },
       allowPositionals: true,
       strict: true,

@@ -20,6 +20,7 @@ import { generatorFriendly, SAME_ORIGIN_SERVERS } from '../gateway/openapi-shapi
 import { errorHandler } from '../gateway/plugins/error-handler.js'
 import { jsonBody } from '../gateway/plugins/json-body.js'
 import type { ServiceMetrics } from '../operations/service-metrics.js'
+import type { AcdTicketStore } from '../platform/acd/acd-ticket-store.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { Directory } from '../platform/directory/directory.js'
 import type { Journal } from '../platform/journal/journal.js'
@@ -34,6 +35,7 @@ import { operatorToken } from './operator-token.js'
 import { callRoutes } from './routes/calls.js'
 import { clockRoutes } from './routes/clock.js'
 import { comlogRoutes } from './routes/comlog.js'
+import { contactCenterRoutes } from './routes/contact-center.js'
 import { deskSharingRoutes } from './routes/desk-sharing.js'
 import { deviceRoutes } from './routes/devices.js'
 import { faultRoutes, type LosableNode, type SessionCloser } from './routes/faults.js'
@@ -86,6 +88,8 @@ export interface ControlPlatform {
   voicemail?: VoicemailService
   /** Users' unread mini messages: with them, their routes ("Mini messages"). */
   miniMessages?: MiniMessageService
+  /** The contact center's tickets: with them and the engine, their route (docs/contact-center-control.md). */
+  acdTickets?: AcdTicketStore
   /** The platform's health: with it, the health routes ("Platform health"). */
   system?: SystemStatusService
   /** The node's Prometheus metrics: with them, `GET /metrics` (docs/operations.md, "Metrics"). */
@@ -192,6 +196,12 @@ export async function buildControlApp(
     await app.register(outsidePartyRoutes, { prefix, telephony })
     await app.register(huntingGroupRoutes, { prefix, telephony })
     await app.register(deskSharingRoutes, { prefix, telephony, directory })
+    await app.register(contactCenterRoutes, {
+      prefix,
+      telephony,
+      directory,
+      ...(platform.acdTickets && { acdTickets: platform.acdTickets }),
+    })
   }
   if (adjustableClock)
     await app.register(clockRoutes, {

@@ -3,6 +3,7 @@
 import type { ChannelOutlets } from '../delivery/channel-outlets.js'
 import type { NodeHealth } from '../operations/node-health.js'
 import type { ServiceMetrics } from '../operations/service-metrics.js'
+import type { AcdTicketStore } from '../platform/acd/acd-ticket-store.js'
 import type { Authenticator } from '../platform/auth/authenticator.js'
 import type { ComlogService } from '../platform/comlog/comlog-service.js'
 import type { EventSummaryService } from '../platform/comlog/event-summary.js'
@@ -63,6 +64,8 @@ export interface GatewayPlatform {
   voicemail: VoicemailService
   /** Each user's unread mini messages (docs/telephony-api.md, "Mini messages"). */
   miniMessages: MiniMessageService
+  /** The contact center's tickets, durable (platform/acd/acd-ticket-store.ts); the control plane lists them. */
+  acdTickets?: AcdTicketStore
   /** The platform's own status and health (docs/system-status.md). */
   system: SystemStatusService
   clock: Clock

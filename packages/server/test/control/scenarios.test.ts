@@ -395,6 +395,58 @@ script:
     expect(bob.json()).toMatchObject({ department: 'Support' })
   })
 
+  it("defines the world's contact center, and names its problems by their path", async () => {
+    const refused = await passedOrNot(`
+name: contact-center
+world:
+  contactCenter:
+    pilots: [{ number: "3000", name: Sales, rules: [{ ruleNumber: 1, name: Day, queue: "3999" }] }]
+script:
+  - do: calls make
+    from: "+33612345678"
+    to: "1002"
+`)
+    expect(refused.failures).toEqual([
+      expect.stringMatching(
+        /^world\.contactCenter: BAD_PARAMETER: .*pilots\[0\]\.rules\[0\]\.queue: no queue '3999'/,
+      ),
+    ])
+    const defined = await passedOrNot(`
+name: contact-center
+world:
+  contactCenter:
+    pilots: [{ number: "3000", name: Sales, rules: [{ ruleNumber: 1, name: Day, queue: "3100" }] }]
+    queues: [{ number: "3100", name: Sales queue, processingGroup: "3200" }]
+    processingGroups: [{ number: "3200", name: Sales agents }]
+    operators: [{ loginName: bob, type: AGENT, processingGroups: ["3200"] }]
+script:
+  - as: bob
+    do: request
+    method: POST
+    path: /acd/agent/logon
+    body: { proAcdDeviceNumber: "1002" }
+  - as: bob
+    do: request
+    method: POST
+    path: /acd/agent/withdraw
+    body: { reasonIndex: 0 }
+    expect: { status: 400 }
+expect:
+  events:
+    bob:
+      - OnAgentStateChanged: { state: { subState: READY } }
+`)
+    expect(defined.failures).toEqual([])
+    expect(defined.timeline).toContainEqual({
+      at: 0,
+      kind: 'world',
+      text: 'contact center defined',
+    })
+    expect(defined.timeline).toContainEqual(
+      expect.objectContaining({ kind: 'event', user: 'bob', text: 'OnAgentStateChanged READY' }),
+    )
+  })
+
   it('refuses, before anything, the users the file names that the directory does not have', async () => {
     const result = await passedOrNot(`
 name: users

@@ -38,7 +38,7 @@ export interface ControlTelephony {
   idle(): Promise<void>
   readonly queries: Pick<
     TelephonyQueries,
-    'liveCalls' | 'device' | 'allHuntingGroups' | 'deskSharingSeats'
+    'liveCalls' | 'device' | 'allHuntingGroups' | 'deskSharingSeats' | 'acdState' | 'acdSimulation'
   >
 }
 

@@ -7,7 +7,10 @@ import type { CallNames } from './call-names.js'
 
 const CALL_EVENTS = new Set(['OnCallCreated', 'OnCallModified', 'OnCallRemoved', 'OnCallAppeared'])
 
-/** `OnCallModified c1 ACTIVE`, `OnCallRemoved c1 cause NOT_ANSWERED`, `OnEventSummaryUpdated missedCallsNb 1`. */
+/**
+ * `OnCallModified c1 ACTIVE`, `OnCallRemoved c1 cause NOT_ANSWERED`, `OnEventSummaryUpdated missedCallsNb 1`,
+ * `OnAgentStateChanged WRAPUP`.
+ */
 export function eventLine(event: Record<string, unknown>, calls: CallNames): string {
   const name = String(event['eventName'])
   const parts = [name, ...detailsOf(name, event, calls)]
@@ -25,6 +28,8 @@ function detailsOf(name: string, event: Record<string, unknown>, calls: CallName
       return counters(event['eventSummary'])
     case 'OnMessageAdded':
       return messageDetails(event['voiceMessage'])
+    case 'OnAgentStateChanged':
+      return agentDetails(event['state'])
     case 'OnCallbackRequestAdded':
     case 'OnDeviceMuteSuccess':
     case 'OnDeviceMuteFailed':
@@ -85,6 +90,16 @@ function recordDetails(record: unknown, owner: string, calls: CallNames): string
       String(own['reason']),
     )
   return parts
+}
+
+/** An agent's state: its sub-state logged on (`WITHDRAW 1` with its reason), else LOG_OFF. */
+function agentDetails(state: unknown): string[] {
+  if (!isRecord(state)) return []
+  const place = typeof state['subState'] === 'string' ? state['subState'] : state['mainState']
+  return [
+    ...(typeof place === 'string' ? [place] : []),
+    ...(typeof state['withdrawReason'] === 'number' ? [String(state['withdrawReason'])] : []),
+  ]
 }
 
 function counters(summary: unknown): string[] {

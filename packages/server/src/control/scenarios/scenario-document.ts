@@ -148,6 +148,16 @@ export const World = Type.Object(
           "each hunting group by number, as an entry of the directory file's huntingGroups without its number",
       }),
     ),
+    contactCenter: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description:
+            "the contact center, as the directory file's contactCenter section: replaces the platform's",
+        },
+      ),
+    ),
     devices: Type.Optional(Type.Record(Type.String(), DeviceBehaviour)),
     outside: Type.Optional(Type.Array(OutsideRule)),
     clear: Type.Optional(

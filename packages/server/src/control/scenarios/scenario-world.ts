@@ -1,7 +1,8 @@
 /**
  * Arranges a scenario's world before its script (docs/scenarios.md, "The world"), through the control plane's
  * own routes, so that each part is checked as the operator's request would be: logs and mailboxes emptied,
- * users created or changed in the directory file's format, pickup groups, routing, and the devices' settings.
+ * users created or changed in the directory file's format, pickup groups, hunting groups, the contact center,
+ * routing, and the devices' settings.
  * The rules of devices and outside parties that the engine has not (answer after N rings...) are the run's
  * (scenario-behaviours.ts); this only writes them in the timeline.
  */
@@ -76,6 +77,12 @@ export async function arrangeWorld(
       ['world', 'huntingGroups', number],
       { method: 'PUT', url: `/huntingGroups/${segment(number)}`, body: group },
       `hunting group ${number} set`,
+    )
+  if (world.contactCenter !== undefined)
+    await control(
+      ['world', 'contactCenter'],
+      { method: 'PUT', url: '/contactCenter/definition', body: world.contactCenter },
+      'contact center defined',
     )
   for (const [loginName, routing] of Object.entries(world.routing ?? {}))
     await control(

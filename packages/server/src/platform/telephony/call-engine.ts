@@ -6,6 +6,7 @@ import type { EngineContext, EngineResult, Operation } from './engine-operation.
 import { acdAgentOperations } from './operations/acd-agents.js'
 import { dispatchAcd, hasWaitingAcdCalls, settleAcd } from './operations/acd-distribution.js'
 import { acdPilotOperations } from './operations/acd-pilots.js'
+import { acdSimulationOperations, followAcdSimulation } from './operations/acd-simulation.js'
 import { acdSupervisionOperations } from './operations/acd-supervision.js'
 import { tellAgents } from './operations/acd-support.js'
 import { basicOperations } from './operations/basic.js'
@@ -49,6 +50,7 @@ const OPERATIONS: Operations = {
   ...acdAgentOperations,
   ...acdPilotOperations,
   ...acdSupervisionOperations,
+  ...acdSimulationOperations,
 }
 
 /**
@@ -97,6 +99,8 @@ export function execute(
     transaction.emitUserStates()
     dispatchAcd(transaction, context)
   }
+  // The simulated floor's timers follow what the command did to its calls and agents (acd-simulation.ts).
+  if (transaction.state.acdSimulation !== undefined) followAcdSimulation(transaction)
   transaction.finish()
   if (transaction.state.acd !== undefined) tellAgents(transaction)
   noteIdleMembers(transaction)

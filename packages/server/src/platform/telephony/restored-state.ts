@@ -23,6 +23,7 @@ export function portableState(state: TelephonyState): PortableEngineState {
     ...(state.huntingProvision !== undefined && { huntingProvision: state.huntingProvision }),
     ...(state.deskSharing !== undefined && { deskSharing: state.deskSharing }),
     ...(state.acd !== undefined && { acd: state.acd }),
+    ...(state.acdSimulation !== undefined && { acdSimulation: state.acdSimulation }),
   }
 }
 
@@ -88,6 +89,7 @@ export function restoredState(
       huntingProvision: target.huntingProvision,
       deskSharing: structuredClone(target.deskSharing),
       acd: structuredClone(target.acd),
+      acdSimulation: structuredClone(target.acdSimulation),
     },
     structuredClone(target.calls),
   )

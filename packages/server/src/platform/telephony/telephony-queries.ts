@@ -5,6 +5,7 @@
  */
 
 import type { Call, Callback, DeviceState, Leg, Participant } from '@openness/wire'
+import type { AcdSimulation } from '../acd/acd-simulation.js'
 import type { AcdState } from '../acd/acd-state.js'
 import { PlatformError } from '../platform-error.js'
 import { allCalls, lookupOf } from './call-index.js'
@@ -85,6 +86,11 @@ export class TelephonyQueries {
   /** The contact center as the state holds it (the acd routes read their views from it); none when absent. */
   acdState(): AcdState | undefined {
     return this.state.acd
+  }
+
+  /** The simulated floor: traffic generators and simulated agents (the control plane); none when absent. */
+  acdSimulation(): AcdSimulation | undefined {
+    return this.state.acdSimulation
   }
 
   /** Who sits at which desk-sharing set: a set's number to the login name (the control plane). */

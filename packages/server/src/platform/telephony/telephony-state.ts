@@ -5,6 +5,7 @@
  */
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 import { Map as ImmutableMap } from 'immutable'
+import type { AcdSimulation } from '../acd/acd-simulation.js'
 import type { AcdCall, AcdState } from '../acd/acd-state.js'
 import type { ContactCenterDefinition, SkillNeed, Transition } from '../acd/contact-center.js'
 import type { PlatformEvent } from '../events.js'
@@ -159,6 +160,8 @@ export interface TelephonyState {
   deskSharing?: DeskSharingSeats
   /** The contact center (platform/acd/acd-state.ts); absent when the platform has none. */
   acd?: AcdState
+  /** The simulated floor: traffic generators and simulated agents (platform/acd/acd-simulation.ts); absent: none. */
+  acdSimulation?: AcdSimulation
   /**
    * The index of the calls by user and by device (call-index.ts), derived from `calls`: kept by the
    * Transaction at the end of each command, rebuilt by `withCalls` and when a state is loaded.
@@ -335,6 +338,8 @@ export type EngineCommand =
   | { type: 'deskSharingLogOff'; loginName: string }
   // The contact center (operations/acd-*.ts): agents, pilots, their timers and the definition.
   | AcdCommand
+  // The simulated floor (operations/acd-simulation.ts): traffic generators, simulated agents, their timers.
+  | AcdSimulationCommand
 
 /** The commands of the contact center. */
 export type AcdCommand =
@@ -386,6 +391,39 @@ export type AcdCommand =
       mode: Exclude<SupervisionMode, 'LISTEN'> | 'STOP'
     }
   | { type: 'provisionContactCenter'; definition: ContactCenterDefinition; digest?: string }
+
+/**
+ * The commands of the simulated floor (operations/acd-simulation.ts). Times in ms. The timers (arrival, call,
+ * patience, and the simulated agents' answer, release and wrap-up) act on what they name only, and do nothing
+ * when it is gone.
+ */
+export type AcdSimulationCommand =
+  | {
+      type: 'acdTrafficSet'
+      pilot: string
+      callsPerMinute: number
+      patienceMs?: number
+      talkMs?: number
+      /** The callers' numbers' prefix (default DEFAULT_CALLER_PREFIX). */
+      from?: string
+      /** Starts the pseudo-random sequence anew from this seed (0 to 2^32-1). */
+      seed?: number
+    }
+  | { type: 'acdTrafficStop'; pilot: string }
+  | { type: 'acdTrafficArrival'; pilot: string }
+  | { type: 'acdTrafficCall'; pilot: string }
+  | { type: 'acdTrafficPatience'; callRef: string; number: string }
+  | {
+      type: 'acdSimulatedAgentSet'
+      loginName: string
+      answerAfterMs: number
+      talkMs: number
+      wrapUpMs?: number
+    }
+  | { type: 'acdSimulatedAgentRemove'; loginName: string }
+  | { type: 'acdSimulatedAnswer'; loginName: string; callRef: string }
+  | { type: 'acdSimulatedRelease'; loginName: string; callRef: string }
+  | { type: 'acdSimulatedWrapUp'; loginName: string }
 
 /** The desk-sharing sets taken: a set's number to the login name of the user logged on there. */
 export type DeskSharingSeats = Record<string, string>
@@ -441,4 +479,6 @@ export interface PortableEngineState {
   deskSharing?: DeskSharingSeats
   /** The contact center; absent when the platform has none (and from older snapshots). */
   acd?: AcdState
+  /** The simulated floor; absent when there is none (and from older snapshots). */
+  acdSimulation?: AcdSimulation
 }
