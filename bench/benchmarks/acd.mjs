@@ -78,7 +78,7 @@ export default {
     ]),
   ],
   async run(ctx) {
-    const worker = new IpcChild(WORKER)
+    const worker = new IpcChild(WORKER, { execArgv: ['--expose-gc'] })
     await worker.ready
     ctx.usedGenerator('in process')
     const calls = ctx.scale(3_000, 250)

@@ -148,6 +148,14 @@ function provisioning(options) {
   ]
 }
 
+/**
+ * A full collection (the worker runs with --expose-gc), before each floor and round: the garbage a variant leaves
+ * (the service's encoded states) is not collected in the next variant's time.
+ */
+function collect() {
+  globalThis.gc?.()
+}
+
 /** A seeded generator (mulberry32): the same talk times at every run. */
 function random(seed) {
   let a = seed >>> 0
@@ -224,6 +232,7 @@ function waiting(acd) {
  * every wrap-up over, the outbox empty).
  */
 function floor({ calls, skills = false }) {
+  collect()
   let state = initialState(devices(), newCallRefKey())
   let now = T0 - 10_000
   for (const command of provisioning({ skills })) {
@@ -475,6 +484,7 @@ function agentsReady(state) {
 /** Cycles for `durationMs`, checked in batches of 100 (the clock is read between batches). */
 async function round({ variant, durationMs }) {
   const measured = variants[variant]
+  collect()
   const calls = measured.calls()
   let cycles = 0
   events = 0
