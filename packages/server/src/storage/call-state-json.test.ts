@@ -41,17 +41,25 @@ function contactCenter(): AcdState {
 describe('encodeRest', () => {
   it('writes a state with a contact center as JSON.stringify does, its fields in order', () => {
     const base = initialState([], 'ab'.repeat(32))
-    // The contact center between other fields, one of them undefined (left out, as JSON.stringify does).
+    // The contact center between other fields (cluster mode's after it), one undefined (left out, as JSON.stringify
+    // does).
     const state: TelephonyState = {
       ...base,
       acd: contactCenter(),
       huntingProvision: undefined,
       batch: 7,
+      answered: [{ requestId: 'r1', callRef: 'c1' }],
     }
     const text = encodeRest(state)
     expect(text).toBe(plainRest(state))
     expect(Object.keys(JSON.parse(text))).toEqual(Object.keys(JSON.parse(plainRest(state))))
     expect(decodeState(text, [], []).state.acd).toEqual(state.acd)
+    // The contact center last but for undefined fields.
+    const last: TelephonyState = { ...base, acd: contactCenter(), huntingProvision: undefined }
+    expect(encodeRest(last)).toBe(plainRest(last))
+    // A contact center with no field.
+    const empty = { ...base, acd: {} as AcdState }
+    expect(encodeRest(empty)).toBe(plainRest(empty))
   })
 
   it('follows the contact center as the engine changes it (new records), and keeps its text while it does not', () => {

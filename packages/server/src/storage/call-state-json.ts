@@ -50,10 +50,20 @@ export function outboxBatch(name: string): number {
  */
 export function encodeRest(state: TelephonyState): string {
   const rest = { ...state, calls: null, devices: null, callsByUser: null, callsByDevice: null }
-  if (state.acd === undefined) return JSON.stringify(rest)
-  return objectJson(rest, (key, value) =>
-    key === 'acd' ? encodeAcd(value as AcdState) : JSON.stringify(value),
-  )
+  const { acd } = state
+  if (acd === undefined) return JSON.stringify(rest)
+  // The fields before the contact center and those after it (cluster mode's batch, for one), each part written
+  // by one JSON.stringify, the contact center's kept text between them.
+  const head: Record<string, unknown> = {}
+  let tail: Record<string, unknown> | undefined
+  for (const key in rest) {
+    const value = rest[key as keyof typeof rest]
+    if (key === 'acd') tail = {}
+    else if (value !== undefined) (tail ?? head)[key] = value
+  }
+  const before = JSON.stringify(head)
+  const after = tail === undefined ? '{}' : JSON.stringify(tail)
+  return `${before.slice(0, -1)}${before.length > 2 ? ',' : ''}"acd":${encodeAcd(acd)}${after.length > 2 ? `,${after.slice(1)}` : '}'}`
 }
 
 /**
