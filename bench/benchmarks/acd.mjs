@@ -8,6 +8,7 @@
 // docs/performance.md, "`acd`: a floor of 500 agents".
 import { fileURLToPath } from 'node:url'
 import { IpcChild } from '../lib/children.mjs'
+import { median } from '../lib/stats.mjs'
 
 const WORKER = fileURLToPath(new URL('../workers/acd-worker.mjs', import.meta.url))
 const CYCLES = {
@@ -124,15 +125,30 @@ export default {
     await worker.call('setup', {}, 180_000)
     const durationMs = ctx.scale(1_000, 100)
     const rounds = {}
+    /** Each round's cycles by CPU second, by variant, warm-up included (it is dropped below). */
+    const byCpu = {}
     for (const shape of ['no-acd', 'acd', 'agents'])
       for (const variant of Object.keys(CYCLES)) {
         const key = `cycles-${shape}-${variant}`
-        rounds[key] = async () => ({
-          [key]: (await worker.call('round', { variant: `${shape}-${variant}`, durationMs }))
-            .cyclesPerSecond,
-        })
+        byCpu[key] = []
+        rounds[key] = async () => {
+          const round = await worker.call('round', { variant: `${shape}-${variant}`, durationMs })
+          byCpu[key].push(round.cyclesPerCpuSecond)
+          return { [key]: round.cyclesPerSecond }
+        }
       }
     await ctx.interleave(rounds, { rounds: ctx.rounds(5), warmup: ctx.scale(1, 0) })
     await worker.exit()
+    // The same ratios by CPU time: what the cycles cost, whatever other processes took of the machine meanwhile.
+    const cpuRatios = []
+    for (const variant of Object.keys(CYCLES))
+      for (const shape of ['acd', 'agents']) {
+        const base = byCpu[`cycles-no-acd-${variant}`].slice(-ctx.rounds(5))
+        const ratios = byCpu[`cycles-${shape}-${variant}`]
+          .slice(-ctx.rounds(5))
+          .map((value, i) => value / base[i])
+        cpuRatios.push(`${shape}-${variant} ${median(ratios).toFixed(2)} ×`)
+      }
+    ctx.note(`cycles against no contact center by CPU time (the worker's): ${cpuRatios.join(', ')}`)
   },
 }
