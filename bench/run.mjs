@@ -267,8 +267,10 @@ function summarize(figure, samples) {
   if (figure.target) {
     const measured = figure.target.on === 'ratio' ? entry.ratio?.median : entry.median
     entry.met = Number.isFinite(measured) ? compare(measured, figure.target) : null
-    // How far from the target: the measured figure relative to it, −12 % = 12 % short of it.
-    if (Number.isFinite(measured)) entry.vsTarget = measured / figure.target.value - 1
+    // How far from the target: the measured figure relative to it, −12 % = 12 % short of it (none for a
+    // target of 0, such as no call lost).
+    if (Number.isFinite(measured) && figure.target.value !== 0)
+      entry.vsTarget = measured / figure.target.value - 1
   }
   return entry
 }

@@ -23,7 +23,8 @@ function metCell(figure, smoke) {
   if (!figure.target) return ''
   if (smoke) return 'not judged'
   if (figure.met === null) return '?'
-  return figure.met ? 'yes' : `**no** (${percent(figure.vsTarget)})`
+  if (figure.met) return 'yes'
+  return figure.vsTarget === undefined ? '**no**' : `**no** (${percent(figure.vsTarget)})`
 }
 
 function markdownTable(rows) {

@@ -7,6 +7,8 @@
  * saved in. A save thus writes what the command changed: its calls, its devices and the small rest. The
  * calls are plain JSON records, whatever map the engine keeps them in.
  */
+import type { AcdDefinitions, AcdState } from '../platform/acd/acd-state.js'
+import type { AgentRuntime } from '../platform/acd/agent-state.js'
 import type { PlatformEvent } from '../platform/events.js'
 import { withCalls } from '../platform/telephony/call-index.js'
 import type {
@@ -41,10 +43,76 @@ export function outboxBatch(name: string): number {
   return Number(name.slice(OUTBOX_ROW_PREFIX.length))
 }
 
-/** The state without its calls, its devices and its index, as JSON (their places kept as null). */
+/**
+ * The state without its calls, its devices and its index, as JSON (their places kept as null). The contact
+ * center, when there is one, is most of it (about 160 KB for 500 agents) and most commands leave it as it is:
+ * its JSON is kept by record (`encodeAcd`), so that a save writes the same text without encoding it again.
+ */
 export function encodeRest(state: TelephonyState): string {
   const rest = { ...state, calls: null, devices: null, callsByUser: null, callsByDevice: null }
-  return JSON.stringify(rest)
+  const { acd } = state
+  if (acd === undefined) return JSON.stringify(rest)
+  // The fields before the contact center and those after it (cluster mode's batch, for one), each part written
+  // by one JSON.stringify, the contact center's kept text between them.
+  const head: Record<string, unknown> = {}
+  let tail: Record<string, unknown> | undefined
+  for (const key in rest) {
+    const value = rest[key as keyof typeof rest]
+    if (key === 'acd') tail = {}
+    else if (value !== undefined) (tail ?? head)[key] = value
+  }
+  const before = JSON.stringify(head)
+  const after = tail === undefined ? '{}' : JSON.stringify(tail)
+  return `${before.slice(0, -1)}${before.length > 2 ? ',' : ''}"acd":${encodeAcd(acd)}${after.length > 2 ? `,${after.slice(1)}` : '}'}`
+}
+
+/**
+ * The JSON of the contact center's records, by record. The engine never changes one in place (acd-support.ts
+ * `changeAcd`, `putAgent`: a command that changes the contact center puts new records in its state, the state it
+ * started from keeps the old ones), so a record met again has the text it had: a command that does not touch the
+ * contact center finds its whole text here, one that moves an agent the definition's and every other agent's.
+ * Weak: a record no state holds any more goes with its text.
+ */
+const acdJson = new WeakMap<AcdState, string>()
+const definitionJson = new WeakMap<AcdDefinitions, string>()
+const agentJson = new WeakMap<AgentRuntime, string>()
+
+/** The contact center's JSON, the same text as JSON.stringify's. */
+function encodeAcd(acd: AcdState): string {
+  let json = acdJson.get(acd)
+  if (json === undefined) {
+    json = objectJson(acd, (key, value) => {
+      if (key === 'definition') return kept(definitionJson, value as AcdDefinitions)
+      if (key === 'agents')
+        return objectJson(value as object, (_, agent) => kept(agentJson, agent as AgentRuntime))
+      return JSON.stringify(value)
+    })
+    acdJson.set(acd, json)
+  }
+  return json
+}
+
+/** The record's JSON from `texts`, or written and kept there. */
+function kept<T extends object>(texts: WeakMap<T, string>, record: T): string {
+  let json = texts.get(record)
+  if (json === undefined) {
+    json = JSON.stringify(record)
+    texts.set(record, json)
+  }
+  return json
+}
+
+/**
+ * A record of plain data as JSON.stringify writes it (its keys in order, those whose value is undefined left
+ * out), each value's text from `encode`.
+ */
+function objectJson(record: object, encode: (key: string, value: unknown) => string): string {
+  let json = '{'
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined) continue
+    json += `${json.length === 1 ? '' : ','}${JSON.stringify(key)}:${encode(key, value)}`
+  }
+  return `${json}}`
 }
 
 /** One call as JSON. */
