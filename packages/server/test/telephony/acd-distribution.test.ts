@@ -311,3 +311,13 @@ describe('keys a request gives', () => {
     }
   })
 })
+
+describe('the CONTACTCENTER_AGENT licenses', () => {
+  it('bound the operators logged on at once: one more is refused NOT_ALLOWED until one logs off', () => {
+    const w = new AcdWorld({ agentLicenses: 1 })
+    w.logOn('bob', '1002')
+    w.refuses({ type: 'acdLogOn', loginName: 'carol', proAcdDeviceNumber: '1003' }, 'NOT_ALLOWED')
+    w.run({ type: 'acdLogOff', loginName: 'bob' })
+    expect(agentStates(w.logOn('carol', '1003'))).toEqual(['carol:READY'])
+  })
+})

@@ -65,6 +65,7 @@ export interface AcdCall {
 /** The contact center's definition as the engine looks it up: by number, and operators by login name. */
 export interface AcdDefinitions {
   timeZone?: string
+  agentLicenses?: number
   pilots: Record<string, PilotDefinition>
   queues: Record<string, QueueDefinition>
   processingGroups: Record<string, ProcessingGroupDefinition>
@@ -100,6 +101,9 @@ export function definitionsOf(contactCenter: ContactCenterDefinition): AcdDefini
     Object.fromEntries(list.map((item) => [key(item), structuredClone(item)]))
   return {
     ...(contactCenter.timeZone !== undefined && { timeZone: contactCenter.timeZone }),
+    ...(contactCenter.agentLicenses !== undefined && {
+      agentLicenses: contactCenter.agentLicenses,
+    }),
     pilots: byKey(contactCenter.pilots, (pilot) => pilot.number),
     queues: byKey(contactCenter.queues, (queue) => queue.number),
     processingGroups: byKey(contactCenter.processingGroups, (group) => group.number),
@@ -112,6 +116,7 @@ export function definitionsOf(contactCenter: ContactCenterDefinition): AcdDefini
 export function contactCenterOf(definition: AcdDefinitions): ContactCenterDefinition {
   return {
     ...(definition.timeZone !== undefined && { timeZone: definition.timeZone }),
+    ...(definition.agentLicenses !== undefined && { agentLicenses: definition.agentLicenses }),
     pilots: Object.values(definition.pilots),
     queues: Object.values(definition.queues),
     processingGroups: Object.values(definition.processingGroups),

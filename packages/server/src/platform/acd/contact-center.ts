@@ -142,6 +142,11 @@ export interface OperatorDefinition {
 export interface ContactCenterDefinition {
   /** The IANA time zone the calendars' times are in (UTC when absent). */
   timeZone?: string
+  /**
+   * The CONTACTCENTER_AGENT licenses installed (the directory file's `licenses`): at most this many operators are
+   * logged on at once; no bound when absent.
+   */
+  agentLicenses?: number
   pilots: PilotDefinition[]
   queues: QueueDefinition[]
   processingGroups: ProcessingGroupDefinition[]

@@ -216,7 +216,15 @@ function importSettings(document: DirectoryDocument): DirectorySettings {
     ...(document.deskSharingSets && {
       deskSharingSets: document.deskSharingSets.map((set) => ({ ...set })),
     }),
-    ...(document.contactCenter && { contactCenter: contactCenterOfFile(document.contactCenter) }),
+    // The installed CONTACTCENTER_AGENT licenses bound the operators logged on at once (the engine counts them).
+    ...(document.contactCenter && {
+      contactCenter: {
+        ...contactCenterOfFile(document.contactCenter),
+        ...(licenses.CONTACTCENTER_AGENT !== undefined && {
+          agentLicenses: licenses.CONTACTCENTER_AGENT,
+        }),
+      },
+    }),
   }
 }
 

@@ -63,6 +63,17 @@ const acdLogOn: Operation<Command<'acdLogOn'>> = (transaction, command, context)
       `'${command.loginName}' is logged on at ${agent.proAcdDeviceNumber} already: log off first`,
     )
   }
+  const licenses = requireAcd(transaction).definition.agentLicenses
+  if (licenses !== undefined) {
+    const agents = requireAcd(transaction).agents
+    let loggedOn = 0
+    for (const loginName in agents) if (agents[loginName]?.place !== 'LOG_OFF') loggedOn += 1
+    if (loggedOn >= licenses)
+      throw new PlatformError(
+        'NOT_ALLOWED',
+        `All ${licenses} CONTACTCENTER_AGENT licenses are in use: ${loggedOn} operators are logged on`,
+      )
+  }
   const pg = command.pg ?? operator.processingGroups[0]
   moveAgent(
     transaction,
