@@ -22,6 +22,7 @@ import type { FastifyRequest } from 'fastify'
 import { PlatformError } from '../../platform/platform-error.js'
 import { clientDialectOf } from '../../platform/subscriptions/client-dialect.js'
 import { pilotCalendar, pilotInfo, pilotView } from '../../platform/telephony/acd-views.js'
+import type { AcdCommand } from '../../platform/telephony/telephony-state.js'
 import { acdServiceUser, contactCenterOf, listsContactCenter } from '../acd-access.js'
 import { errorResponses } from '../error-responses.js'
 import { transferQueryOf } from './telephony/pilots.js'
@@ -45,6 +46,37 @@ function requireNode(request: FastifyRequest, nodeId: string): void {
   const own = request.server.platform.directory.settings.nodeId
   if (nodeId !== own)
     throw new PlatformError('NOT_FOUND', `No node '${nodeId}' (this platform is node ${own})`)
+}
+
+/** The path parameters of a calendar day's route. */
+interface DayPath {
+  nodeId: string
+  pilotNumber: string
+  day?: string
+  date?: string
+  index?: number
+}
+
+/**
+ * A change of a calendar day as the engine takes it, from the route's path (after the caller's rights and the
+ * node are checked): the pilot, the week day or exception date, and the 1-based position when the path has one.
+ */
+function calendarChange(
+  request: FastifyRequest,
+  change: 'add' | 'set' | 'delete',
+  transition?: PilotTransitionRequest,
+): Extract<AcdCommand, { type: 'acdCalendarChange' }> {
+  acdServiceUser(request)
+  const path = request.params as DayPath
+  requireNode(request, path.nodeId)
+  return {
+    type: 'acdCalendarChange',
+    pilot: path.pilotNumber,
+    day: path.day ?? path.date ?? '',
+    change,
+    ...(path.index !== undefined && { index: path.index }),
+    ...(transition !== undefined && { transition: { ...transition } }),
+  }
 }
 
 /** Whether the request comes from the Java SDK, which reads a pilot's rules as `{ruleList}`. */
@@ -227,23 +259,7 @@ export const acdManagementRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { ...noContent, ...errorResponses(404) },
         },
       },
-      async (request, reply) => {
-        acdServiceUser(request)
-        const params = request.params as {
-          nodeId: string
-          pilotNumber: string
-          day?: string
-          date?: string
-        }
-        requireNode(request, params.nodeId)
-        return runCommand(reply, {
-          type: 'acdCalendarChange',
-          pilot: params.pilotNumber,
-          day: params.day ?? params.date ?? '',
-          change: 'add',
-          transition: { ...request.body },
-        })
-      },
+      async (request, reply) => runCommand(reply, calendarChange(request, 'add', request.body)),
     )
   }
 
@@ -266,25 +282,7 @@ export const acdManagementRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { ...noContent, ...errorResponses(404) },
         },
       },
-      async (request, reply) => {
-        acdServiceUser(request)
-        const p = request.params as {
-          nodeId: string
-          pilotNumber: string
-          day?: string
-          date?: string
-          index: number
-        }
-        requireNode(request, p.nodeId)
-        return runCommand(reply, {
-          type: 'acdCalendarChange',
-          pilot: p.pilotNumber,
-          day: p.day ?? p.date ?? '',
-          change: 'set',
-          index: p.index,
-          transition: { ...request.body },
-        })
-      },
+      async (request, reply) => runCommand(reply, calendarChange(request, 'set', request.body)),
     )
     app.delete(
       path,
@@ -297,24 +295,7 @@ export const acdManagementRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { ...noContent, ...errorResponses(404) },
         },
       },
-      async (request, reply) => {
-        acdServiceUser(request)
-        const p = request.params as {
-          nodeId: string
-          pilotNumber: string
-          day?: string
-          date?: string
-          index: number
-        }
-        requireNode(request, p.nodeId)
-        return runCommand(reply, {
-          type: 'acdCalendarChange',
-          pilot: p.pilotNumber,
-          day: p.day ?? p.date ?? '',
-          change: 'delete',
-          index: p.index,
-        })
-      },
+      async (request, reply) => runCommand(reply, calendarChange(request, 'delete')),
     )
   }
 
