@@ -56,7 +56,7 @@ export function requirePilot(transaction: Transaction, number: string): PilotDef
 /** The runtime of an operator (created logged off on first use). */
 export function agentAt(transaction: Transaction, loginName: string): AgentRuntime {
   const acd = requireAcd(transaction)
-  const agent = acd.agents[loginName]
+  const agent = acd.agents.get(loginName)
   if (agent !== undefined) return agent
   const skills = acd.definition.operators[loginName]?.skills ?? []
   return { loginName, place: 'LOG_OFF', skills: skills.map((skill) => ({ ...skill })) }
@@ -73,8 +73,8 @@ export function putAgent(transaction: Transaction, agent: AgentRuntime): AgentRu
     changed = new Map()
     changedAgents.set(transaction, changed)
   }
-  if (!changed.has(agent.loginName)) changed.set(agent.loginName, acd.agents[agent.loginName])
-  changeAcd(transaction, { agents: { ...acd.agents, [agent.loginName]: agent } })
+  if (!changed.has(agent.loginName)) changed.set(agent.loginName, acd.agents.get(agent.loginName))
+  changeAcd(transaction, { agents: acd.agents.set(agent.loginName, agent) })
   return agent
 }
 
@@ -146,7 +146,7 @@ export function tellAgents(transaction: Transaction): void {
   const acd = transaction.state.acd
   if (changed === undefined || acd === undefined) return
   for (const [loginName, before] of [...changed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const agent = acd.agents[loginName]
+    const agent = acd.agents.get(loginName)
     if (agent === undefined) continue
     const state = operatorStateOf(agent)
     if (before !== undefined && JSON.stringify(operatorStateOf(before)) === JSON.stringify(state))
