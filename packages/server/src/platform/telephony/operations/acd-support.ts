@@ -11,6 +11,7 @@ import {
   type AgentPlace,
   type AgentRuntime,
   nextPlace,
+  type OperatorStateView,
   operatorStateOf,
   refusalOf,
 } from '../../acd/agent-state.js'
@@ -149,11 +150,23 @@ export function tellAgents(transaction: Transaction): void {
     const agent = acd.agents.get(loginName)
     if (agent === undefined) continue
     const state = operatorStateOf(agent)
-    if (before !== undefined && JSON.stringify(operatorStateOf(before)) === JSON.stringify(state))
-      continue
+    if (before !== undefined && sameOperatorState(operatorStateOf(before), state)) continue
     transaction.events.push({ eventName: 'OnAgentStateChanged', loginName, state })
   }
   changedAgents.delete(transaction)
+}
+
+/** Whether two agents' states read the same to the SDKs: every field of OperatorStateView alike. */
+function sameOperatorState(a: OperatorStateView, b: OperatorStateView): boolean {
+  return (
+    a.mainState === b.mainState &&
+    a.subState === b.subState &&
+    a.proAcdDeviceNumber === b.proAcdDeviceNumber &&
+    a.pgNumber === b.pgNumber &&
+    a.withdrawReason === b.withdrawReason &&
+    a.withdraw === b.withdraw &&
+    a.withdrawn === b.withdrawn
+  )
 }
 
 /** A pilot event (package `pilot`), sent only while someone monitors the pilot. */
