@@ -478,7 +478,7 @@ async function setup() {
 
 /** Whether every agent is logged on and READY, with no call. */
 function agentsReady(state) {
-  const agents = Object.values(state.acd?.agents ?? {})
+  const agents = [...(state.acd?.agents.values() ?? [])]
   return agents.length === AGENTS && agents.every((agent) => agent.place === 'READY')
 }
 

@@ -4,7 +4,7 @@
  * after the contact center changes.
  */
 import { describe, expect, it } from 'vitest'
-import type { AcdState } from '../platform/acd/acd-state.js'
+import { type AcdState, agentMapOf } from '../platform/acd/acd-state.js'
 import { newAgent } from '../platform/acd/agent-state.js'
 import { initialState, type TelephonyState } from '../platform/telephony/telephony-state.js'
 import { decodeState, encodeRest } from './call-state-json.js'
@@ -30,7 +30,7 @@ function contactCenter(): AcdState {
       skills: [{ number: 1, name: 'Spanish' }],
     },
     pilots: {},
-    agents: { bob: newAgent('bob', [{ number: 1, level: 3, active: true }]) },
+    agents: agentMapOf({ bob: newAgent('bob', [{ number: 1, level: 3, active: true }]) }),
     queues: { '6100': [] },
     wrapping: {},
     handlingMs: {},
@@ -70,11 +70,11 @@ describe('encodeRest', () => {
     const second: TelephonyState = { ...first, sequence: 5 }
     expect(encodeRest(second)).toBe(plainRest(second))
     // An agent moved: new agent, agents and contact center records, the definition kept.
-    const bob = acd.agents['bob']
+    const bob = acd.agents.get('bob')
     if (bob === undefined) throw new Error('no bob')
     const moved: AcdState = {
       ...acd,
-      agents: { ...acd.agents, bob: { ...bob, place: 'READY', pg: '6200', readySince: 9 } },
+      agents: acd.agents.set('bob', { ...bob, place: 'READY', pg: '6200', readySince: 9 }),
     }
     const third: TelephonyState = { ...second, acd: moved }
     expect(encodeRest(third)).toBe(plainRest(third))
@@ -86,5 +86,37 @@ describe('encodeRest', () => {
     // The contact center removed.
     const { acd: _removed, ...fifth } = fourth
     expect(encodeRest(fifth)).toBe(plainRest(fifth))
+  })
+
+  it('writes the agents as the plain record JSON.stringify writes, whatever the order they joined the map in', () => {
+    const acd = contactCenter()
+    // Login names that are array indexes: a plain object lists them first, in increasing order.
+    const agents = acd.agents
+      .set('42', newAgent('42', []))
+      .set('alice', newAgent('alice', []))
+      .set('7', newAgent('7', []))
+    const state: TelephonyState = { ...initialState([], 'ab'.repeat(32)), acd: { ...acd, agents } }
+    const text = encodeRest(state)
+    expect(text).toBe(plainRest(state))
+    expect(Object.keys(JSON.parse(text).acd.agents)).toEqual(['7', '42', 'bob', 'alice'])
+    const loaded = decodeState(text, [], []).state.acd
+    expect(loaded?.agents.toObject()).toEqual(agents.toObject())
+    expect([...(loaded?.agents.keys() ?? [])]).toEqual(['7', '42', 'bob', 'alice'])
+  })
+
+  it('loads the agents in the map the engine holds them in, the fields in the order they were saved in', () => {
+    const base = initialState([], 'ab'.repeat(32))
+    const state: TelephonyState = { ...base, acd: contactCenter(), batch: 3 }
+    const loaded = decodeState(encodeRest(state), [], []).state
+    expect(Object.keys(loaded)).toEqual(Object.keys(state))
+    expect(loaded.acd?.agents.get('bob')).toEqual(state.acd?.agents.get('bob'))
+    expect(loaded.acd).toEqual(state.acd)
+    expect(loaded.acd?.agents.toObject()).toEqual(state.acd?.agents.toObject())
+    // A command on the loaded state moves an agent as on the state it was saved from.
+    const bob = loaded.acd?.agents.get('bob')
+    if (bob === undefined || loaded.acd === undefined) throw new Error('no bob')
+    const moved = loaded.acd.agents.set('bob', { ...bob, place: 'READY' })
+    expect(moved.get('bob')?.place).toBe('READY')
+    expect(loaded.acd.agents.get('bob')?.place).toBe('LOG_OFF')
   })
 })

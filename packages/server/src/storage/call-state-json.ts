@@ -7,7 +7,13 @@
  * saved in. A save thus writes what the command changed: its calls, its devices and the small rest. The
  * calls are plain JSON records, whatever map the engine keeps them in.
  */
-import type { AcdDefinitions, AcdState } from '../platform/acd/acd-state.js'
+import {
+  type AcdDefinitions,
+  type AcdState,
+  type AgentMap,
+  acdOfPortable,
+  type PortableAcdState,
+} from '../platform/acd/acd-state.js'
 import type { AgentRuntime } from '../platform/acd/agent-state.js'
 import type { PlatformEvent } from '../platform/events.js'
 import { withCalls } from '../platform/telephony/call-index.js'
@@ -84,7 +90,7 @@ function encodeAcd(acd: AcdState): string {
     json = objectJson(acd, (key, value) => {
       if (key === 'definition') return kept(definitionJson, value as AcdDefinitions)
       if (key === 'agents')
-        return objectJson(value as object, (_, agent) => kept(agentJson, agent as AgentRuntime))
+        return entriesJson(value as AgentMap, (_, agent) => kept(agentJson, agent))
       return JSON.stringify(value)
     })
     acdJson.set(acd, json)
@@ -107,12 +113,34 @@ function kept<T extends object>(texts: WeakMap<T, string>, record: T): string {
  * out), each value's text from `encode`.
  */
 function objectJson(record: object, encode: (key: string, value: unknown) => string): string {
-  let json = '{'
-  for (const [key, value] of Object.entries(record)) {
+  return entriesJson(Object.entries(record), encode)
+}
+
+/**
+ * Entries as JSON.stringify writes the object they make (the agents' map as its plain record: `agentRecordOf`):
+ * the keys a plain object lists first (array indexes, in increasing order) are written first, the others in the
+ * entries' order, so that the text is JSON.stringify's of that record whatever the map's order.
+ */
+function entriesJson<T>(
+  entries: Iterable<readonly [string, T]>,
+  encode: (key: string, value: T) => string,
+): string {
+  let json = ''
+  const indexes: Array<readonly [number, string]> = []
+  for (const [key, value] of entries) {
     if (value === undefined) continue
-    json += `${json.length === 1 ? '' : ','}${JSON.stringify(key)}:${encode(key, value)}`
+    const text = `${JSON.stringify(key)}:${encode(key, value)}`
+    if (isArrayIndex(key)) indexes.push([Number(key), text])
+    else json += `${json.length === 0 ? '' : ','}${text}`
   }
-  return `${json}}`
+  if (indexes.length === 0) return `{${json}}`
+  const first = indexes.sort(([a], [b]) => a - b).map(([, text]) => text)
+  return `{${first.join(',')}${json.length === 0 ? '' : `,${json}`}}`
+}
+
+/** Whether a plain object lists this key first, as an array index. */
+function isArrayIndex(key: string): boolean {
+  return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1
 }
 
 /** One call as JSON. */
@@ -167,7 +195,8 @@ export function decodeState(
   devices: Iterable<readonly [string, string]>,
   outbox: Iterable<readonly [string, string]> = [],
 ): { state: TelephonyState; legacy: boolean } {
-  const saved = JSON.parse(rest) as Omit<TelephonyState, 'devices'> & {
+  const saved = JSON.parse(rest) as Omit<TelephonyState, 'devices' | 'acd'> & {
+    acd?: PortableAcdState
     devices: Record<string, DeviceRecord> | null
   }
   const legacy = saved.devices !== null
@@ -182,8 +211,13 @@ export function decodeState(
     batches.set(batch, { batch, events: JSON.parse(json) as PlatformEvent[] })
   }
   const { unpublished: _, ...fields } = saved
-  const state: Omit<TelephonyState, 'devices'> = fields
+  // The contact center is stored with its agents as a plain record; the engine holds them in a persistent map.
+  // Replaced where it is, so that the fields keep the order they were saved in.
+  const state: Omit<TelephonyState, 'devices' | 'acd'> & { acd?: PortableAcdState | AcdState } =
+    fields
+  if (fields.acd !== undefined) state.acd = acdOfPortable(fields.acd)
   if (batches.size > 0)
     state.unpublished = [...batches.values()].sort((first, second) => first.batch - second.batch)
-  return { state: withCalls({ ...state, devices: byId }, records), legacy }
+  const loaded = state as Omit<TelephonyState, 'devices'>
+  return { state: withCalls({ ...loaded, devices: byId }, records), legacy }
 }

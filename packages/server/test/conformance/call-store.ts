@@ -1,4 +1,5 @@
 /** The behaviour every CallStore adapter must show, run once per adapter by its test file. */
+import { OrderedMap } from 'immutable'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { callChanges } from '../../src/platform/telephony/call-changes.js'
 import { allCalls, withCalls } from '../../src/platform/telephony/call-index.js'
@@ -8,6 +9,7 @@ import {
   callOf,
   type TelephonyState,
 } from '../../src/platform/telephony/telephony-state.js'
+import { AcdWorld, PILOT } from '../telephony/acd-world.js'
 
 /** A fresh, empty store, and, for durable adapters, a way to open its storage again after close(). */
 export interface CallStoreUnderTest {
@@ -125,6 +127,33 @@ export function callStoreConformance(
       expect(loaded).toStrictEqual(STATE)
       // Same fields in the same order: the state serializes byte for byte as it did before the save.
       expect(JSON.stringify(loaded)).toBe(JSON.stringify(STATE))
+    })
+
+    it("loads back a contact center's agents in the engine's map, the same records in their order", async () => {
+      // bob offered a call (BUSY), carol and dave logged off: agents in three places, and a call.
+      const w = new AcdWorld()
+      w.logOn('bob', '1002')
+      w.incoming(PILOT)
+      const saved = w.state
+      expect(saved.acd?.agents.get('bob')?.acdCall).toBeDefined()
+      await saveAfter(store, undefined, saved)
+
+      const loaded = await store.load()
+
+      expect(loaded).toStrictEqual(saved)
+      expect(JSON.stringify(loaded)).toBe(JSON.stringify(saved))
+      expect(OrderedMap.isOrderedMap(loaded?.acd?.agents)).toBe(true)
+      expect([...(loaded?.acd?.agents.keys() ?? [])]).toEqual([...(saved.acd?.agents.keys() ?? [])])
+      // The engine goes on from the loaded state: another agent moves, the save writes it, a load gives it back.
+      if (loaded === undefined) throw new Error('nothing loaded')
+      w.state = loaded
+      w.logOn('carol', '1003')
+      expect(w.place('carol')).toBe('READY')
+      await saveAfter(store, loaded, w.state)
+      const again = await store.load()
+      expect(again).toStrictEqual(w.state)
+      expect(again?.acd?.agents.get('carol')).toStrictEqual(w.state.acd?.agents.get('carol'))
+      expect(JSON.stringify(again)).toBe(JSON.stringify(w.state))
     })
 
     it('saves a state with no calls', async () => {

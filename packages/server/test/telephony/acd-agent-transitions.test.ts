@@ -601,7 +601,7 @@ describe('help requests', () => {
     expect(rejected.events).toEqual([
       { eventName: 'OnSupervisorHelpCancelled', loginName: 'dave', agentNumber: '1002' },
     ])
-    expect(w.state.acd?.agents['bob']?.helpRequested).toBeUndefined()
+    expect(w.state.acd?.agents.get('bob')?.helpRequested).toBeUndefined()
     // Nothing left to reject or cancel.
     w.refuses(
       { type: 'acdHelp', loginName: 'dave', cancel: false, agentNumber: '1002' },

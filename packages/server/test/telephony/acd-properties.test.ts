@@ -244,7 +244,8 @@ const ACTIONS = {
     command: (state, p) => {
       // Mostly an agent with an ACD call or a ticket to give the code to.
       const acd = state.acd
-      const callOf = (login: string) => acd?.agents[login]?.acdCall ?? acd?.wrapping[login]?.callRef
+      const callOf = (login: string) =>
+        acd?.agents.get(login)?.acdCall ?? acd?.wrapping[login]?.callRef
       const loginName = AGENTS.find((login) => callOf(login) !== undefined) ?? p.agent
       const callRef = callOf(loginName) ?? 'ffffffffffffffff'
       return { type: 'acdAccountInfo', loginName, callRef, code: p.code }
@@ -463,7 +464,7 @@ class Checker {
         offeredTo.set(login, call.callRef)
         this.seen.add('offered')
         expect(call.acd?.offeredTo, `${call.callRef} rings ${login}; ${where()}`).toBe(login)
-        const agent = state.acd?.agents[login]
+        const agent = state.acd?.agents.get(login)
         expect(agent?.place, `${call.callRef} rings ${login}; ${where()}`).toBe('BUSY')
         expect(agent?.acdCall, `${call.callRef} rings ${login}; ${where()}`).toBe(call.callRef)
       }
@@ -477,7 +478,7 @@ class Checker {
     const acd = state.acd
     if (acd === undefined) return
     const lookup = lookupOf(state)
-    for (const agent of Object.values(acd.agents)) {
+    for (const agent of acd.agents.values()) {
       if (agent.place !== 'READY' || agent.pg === undefined || agent.acdCall !== undefined) continue
       const device = agent.proAcdDeviceNumber ?? ''
       if (state.devices[device]?.state !== 'IN_SERVICE') continue
@@ -544,7 +545,7 @@ class Checker {
         )
       })
       for (const call of taken) {
-        const agent = after.acd?.agents[call.acd?.offeredTo ?? '']
+        const agent = after.acd?.agents.get(call.acd?.offeredTo ?? '')
         if (agent === undefined) continue
         const position = was.indexOf(call.callRef)
         const ahead = position >= 0 ? was.slice(0, position) : was
@@ -589,7 +590,7 @@ class Checker {
 
   /** An agent's ACD call exists, or is the call of the ticket it wraps up. */
   private checkAcdCalls(state: TelephonyState, where: () => string): void {
-    for (const agent of Object.values(state.acd?.agents ?? {})) {
+    for (const agent of state.acd?.agents.values() ?? []) {
       if (agent.acdCall === undefined) continue
       const known =
         state.calls.has(agent.acdCall) ||
@@ -713,7 +714,7 @@ class Driver {
     // wrap-up time) last until the agent is ready.
     this.advance(this.now + WRAP_UP_MS)
     for (const loginName of AGENTS) {
-      const place = this.state.acd?.agents[loginName]?.place
+      const place = this.state.acd?.agents.get(loginName)?.place
       if (place === 'TRANSACTION_CODE_INPUT' || place === 'WRAPUP')
         this.run({ type: 'acdReady', loginName })
     }

@@ -79,7 +79,7 @@ describe('intrusion', () => {
     w.run({ type: 'acdIntrude', loginName: 'dave', agentNumber: '1002', mode: 'NORMAL' })
     w.run({ type: 'dropMe', loginName: 'bob', callRef })
     expect(connections(w.state, callRef)).toBeUndefined()
-    expect(w.state.acd?.agents['bob']?.place).toBe('WRAPUP')
+    expect(w.state.acd?.agents.get('bob')?.place).toBe('WRAPUP')
   })
 
   it('refuses an agent (NOT_ALLOWED), a set where no agent is logged on (NOT_FOUND), an agent in no call (NOT_EXPECTED)', () => {
@@ -124,7 +124,7 @@ describe('permanent listening', () => {
     expect(connections(w.state, next)).toEqual(['0555000002:ACTIVE', '1002:ACTIVE', '1004:ACTIVE'])
     w.run({ type: 'acdListen', loginName: 'dave', agentNumber: '1002', start: false })
     expect(connections(w.state, next)).toEqual(['0555000002:ACTIVE', '1002:ACTIVE'])
-    expect(w.state.acd?.agents['bob']?.listenedBy).toBeUndefined()
+    expect(w.state.acd?.agents.get('bob')?.listenedBy).toBeUndefined()
   })
 
   it('a second supervisor may not listen to the same agent; stopping what one does not do is refused', () => {

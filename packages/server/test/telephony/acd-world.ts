@@ -125,12 +125,12 @@ export class AcdWorld extends FeatureWorld {
 
   /** The agent's state as the SDKs read it. */
   agentState(loginName: string): OperatorStateView | undefined {
-    const agent = this.state.acd?.agents[loginName]
+    const agent = this.state.acd?.agents.get(loginName)
     return agent === undefined ? undefined : operatorStateOf(agent)
   }
 
   place(loginName: string): string | undefined {
-    return this.state.acd?.agents[loginName]?.place
+    return this.state.acd?.agents.get(loginName)?.place
   }
 
   tickets(): AcdTicket[] {

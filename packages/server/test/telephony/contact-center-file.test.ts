@@ -80,11 +80,11 @@ describe("the demo directory's contact center", () => {
       loginName: 'olivia',
       proAcdDeviceNumber: '1041',
     })
-    expect(acdOf(first)?.agents['olivia']?.place).toBe('READY')
+    expect(acdOf(first)?.agents.get('olivia')?.place).toBe('READY')
     await stop(first)
 
     const again = await start(database)
-    expect(acdOf(again)?.agents['olivia']?.place).toBe('READY')
+    expect(acdOf(again)?.agents.get('olivia')?.place).toBe('READY')
     await stop(again)
 
     const without = await directoryVariant((document) => {
@@ -102,11 +102,11 @@ describe("the demo directory's contact center", () => {
     await states.snapshot('agent-on')
     await states.reset()
     expect(Object.keys(acdOf(service)?.pilots ?? {})).toEqual(['3000', '3001'])
-    expect(acdOf(service)?.agents['paul']?.place).toBe('LOG_OFF')
+    expect(acdOf(service)?.agents.get('paul')?.place).toBe('LOG_OFF')
     expect(acdOf(service)?.provision).toBe(
       fileContactCenter(service.running.platform.directory.settings.contactCenter).digest,
     )
     await states.restore('agent-on')
-    expect(acdOf(service)?.agents['paul']?.place).toBe('READY')
+    expect(acdOf(service)?.agents.get('paul')?.place).toBe('READY')
   })
 })

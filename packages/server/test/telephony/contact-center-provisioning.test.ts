@@ -136,7 +136,7 @@ describe('provisionContactCenter with an empty definition', () => {
     expect(w.state.calls.has(waiting)).toBe(false)
     const acd = w.state.acd
     expect(acd?.definition.pilots).toEqual({})
-    expect(acd?.agents).toEqual({})
+    expect(acd?.agents.toObject()).toEqual({})
     expect(acd?.outbox.map((ticket) => [ticket.callRef, ticket.outcome])).toEqual([
       [answered, 'SERVED'],
       [waiting, 'DISSUADED'],

@@ -324,7 +324,7 @@ function floorOf(acd: AcdState, simulation: AcdSimulation | undefined, calls: Ca
   const agents = Object.values(definition.operators)
     .sort((a, b) => (a.loginName < b.loginName ? -1 : 1))
     .map((operator) => {
-      const agent = acd.agents[operator.loginName]
+      const agent = acd.agents.get(operator.loginName)
       const state =
         agent === undefined ? ({ mainState: 'LOG_OFF' } as const) : operatorStateOf(agent)
       const simulated = simulation?.agents[operator.loginName]
@@ -350,7 +350,7 @@ function floorOf(acd: AcdState, simulation: AcdSimulation | undefined, calls: Ca
     wrapUpSeconds: group.wrapUpMs / 1000,
     transactionCode: group.transactionCode,
     withdrawReasons: group.withdrawReasons.map((reason) => ({ ...reason })),
-    agents: Object.values(acd.agents)
+    agents: [...acd.agents.values()]
       .filter((agent) => agent.place !== 'LOG_OFF' && agent.pg === group.number)
       .map((agent) => agent.loginName)
       .sort(),

@@ -35,9 +35,8 @@ const tags = ['acd agent']
 
 /** The set of the agent a supervisor listens to (DELETE /permanentListening names none): 403 when it listens to none. */
 function listenedAgentOf(operator: AcdOperator): string {
-  for (const loginName in operator.acd.agents) {
-    const agent = operator.acd.agents[loginName]
-    if (agent?.listenedBy === operator.loginName && agent.proAcdDeviceNumber !== undefined)
+  for (const agent of operator.acd.agents.values()) {
+    if (agent.listenedBy === operator.loginName && agent.proAcdDeviceNumber !== undefined)
       return agent.proAcdDeviceNumber
   }
   throw new PlatformError('NOT_EXPECTED', `'${operator.loginName}' listens to no agent`)

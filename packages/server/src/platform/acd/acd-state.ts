@@ -5,6 +5,7 @@
  * that the ACD is as durable, deterministic and replayable as the calls; the operations are in
  * platform/telephony/operations/acd-*.ts.
  */
+import { OrderedMap } from 'immutable'
 import type { AcdTicket } from './acd-ticket.js'
 import type { AgentRuntime } from './agent-state.js'
 import type {
@@ -79,7 +80,8 @@ export interface AcdState {
   /** The digest of the directory file's contact center the definition was provisioned from (engine-acd.ts). */
   provision?: string
   pilots: Record<string, PilotRuntime>
-  agents: Record<string, AgentRuntime>
+  /** The agents by login name: a persistent map, so that moving one agent copies none of the others. */
+  agents: AgentMap
   /** The callRefs waiting in each queue, by queue number, oldest first. */
   queues: Record<string, string[]>
   /** The tickets of answered calls that ended, by the login name of the agent wrapping them up. */
@@ -93,6 +95,37 @@ export interface AcdState {
   outbox: AcdTicket[]
   /** How many tickets were dropped from a full outbox, the ticket store failing that long; absent: none. */
   droppedTickets?: number
+}
+
+/**
+ * The agents as the engine holds them: a persistent map like the calls (`CallMap`), so that a command that
+ * moves an agent makes a new map sharing all but that agent with the old one, instead of a copy of 500
+ * entries. Ordered: the agents are listed in the order a plain object of them has (the order they are stored
+ * and snapshotted in, `agentRecordOf`), so that the views, the searches and the JSON stay as they were.
+ */
+export type AgentMap = OrderedMap<string, AgentRuntime>
+
+/** The agents of a record of login name → agent (the stored and portable forms), in its keys' order. */
+export function agentMapOf(agents: Readonly<Record<string, AgentRuntime>> = {}): AgentMap {
+  return OrderedMap(Object.entries(agents))
+}
+
+/** The agents as a plain record of login name → agent: the stored and portable form. */
+export function agentRecordOf(agents: AgentMap): Record<string, AgentRuntime> {
+  return Object.fromEntries(agents)
+}
+
+/** The contact center as plain JSON, as snapshots keep it and the `restoreState` command carries it. */
+export type PortableAcdState = Omit<AcdState, 'agents'> & { agents: Record<string, AgentRuntime> }
+
+/** The contact center in its plain form (its records shared with `acd`'s). */
+export function portableAcd(acd: AcdState): PortableAcdState {
+  return { ...acd, agents: agentRecordOf(acd.agents) }
+}
+
+/** The contact center of a plain form (its records shared with `portable`'s). */
+export function acdOfPortable(portable: PortableAcdState): AcdState {
+  return { ...portable, agents: agentMapOf(portable.agents) }
 }
 
 /** The definitions by number and login name. */

@@ -41,7 +41,7 @@ export function operatorConfig(acd: AcdState, loginName: string): OperatorConfig
       'NOT_ALLOWED',
       `'${loginName}' is no agent or supervisor of the contact center`,
     )
-  const agent = acd.agents[loginName]
+  const agent = acd.agents.get(loginName)
   const groups = [...operator.processingGroups]
   const skills = (agent?.skills ?? operator.skills).map((skill) => {
     const known = acd.definition.skills.find((one) => one.number === skill.number)
@@ -77,7 +77,7 @@ export function operatorState(acd: AcdState, loginName: string): OperatorState {
       'NOT_ALLOWED',
       `'${loginName}' is no agent or supervisor of the contact center`,
     )
-  const agent = ownEntry(acd.agents, loginName)
+  const agent = acd.agents.get(loginName)
   return agent === undefined
     ? { mainState: 'LOG_OFF', withdraw: false, withdrawn: false }
     : operatorStateOf(agent)
@@ -177,7 +177,7 @@ export function pilotInfo(acd: AcdState, number: string, query: TransferQuery): 
   const needs = query.skills
   const skilled =
     needs === undefined ||
-    Object.values(acd.agents).some(
+    acd.agents.some(
       (agent) => agent.pg === group && agent.place !== 'LOG_OFF' && hasSkills(agent, needs),
     )
   return {

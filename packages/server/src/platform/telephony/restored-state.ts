@@ -4,6 +4,7 @@
  * engine's `restoreState` command makes of it. The command is the one way a reset or a restore changes the
  * engine: it runs, is stored and is followed by the replicas like any other command.
  */
+import { acdOfPortable, portableAcd } from '../acd/acd-state.js'
 import { callChanges } from './call-changes.js'
 import { allCalls, withCalls } from './call-index.js'
 import type { EngineResult } from './engine-operation.js'
@@ -22,7 +23,7 @@ export function portableState(state: TelephonyState): PortableEngineState {
     ...(state.huntingGroups !== undefined && { huntingGroups: state.huntingGroups }),
     ...(state.huntingProvision !== undefined && { huntingProvision: state.huntingProvision }),
     ...(state.deskSharing !== undefined && { deskSharing: state.deskSharing }),
-    ...(state.acd !== undefined && { acd: state.acd }),
+    ...(state.acd !== undefined && { acd: portableAcd(state.acd) }),
     ...(state.acdSimulation !== undefined && { acdSimulation: state.acdSimulation }),
   }
 }
@@ -88,7 +89,8 @@ export function restoredState(
       huntingGroups: structuredClone(target.huntingGroups),
       huntingProvision: target.huntingProvision,
       deskSharing: structuredClone(target.deskSharing),
-      acd: structuredClone(target.acd),
+      // The snapshot's plain contact center copied, then its agents put in the engine's map.
+      acd: target.acd === undefined ? undefined : acdOfPortable(structuredClone(target.acd)),
       acdSimulation: structuredClone(target.acdSimulation),
     },
     structuredClone(target.calls),

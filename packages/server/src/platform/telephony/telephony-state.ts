@@ -6,7 +6,7 @@
 import type { CallCause, MediaState, OperationalState, PartyInfo } from '@openness/wire'
 import { Map as ImmutableMap } from 'immutable'
 import type { AcdSimulation } from '../acd/acd-simulation.js'
-import type { AcdCall, AcdState } from '../acd/acd-state.js'
+import type { AcdCall, AcdState, PortableAcdState } from '../acd/acd-state.js'
 import type { ContactCenterDefinition, SkillNeed, Transition } from '../acd/contact-center.js'
 import type { PlatformEvent } from '../events.js'
 import type { AssociatedData } from './associated-data.js'
@@ -477,8 +477,8 @@ export interface PortableEngineState {
   huntingProvision?: string
   /** Who is logged on at which desk-sharing set; absent when nobody is (and from older snapshots). */
   deskSharing?: DeskSharingSeats
-  /** The contact center; absent when the platform has none (and from older snapshots). */
-  acd?: AcdState
+  /** The contact center, its agents a plain record; absent when the platform has none (and from older snapshots). */
+  acd?: PortableAcdState
   /** The simulated floor; absent when there is none (and from older snapshots). */
   acdSimulation?: AcdSimulation
 }

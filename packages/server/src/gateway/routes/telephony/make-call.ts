@@ -204,7 +204,7 @@ export const makeCallRoutes: FastifyPluginAsyncTypebox = async (app) => {
  * NOT_EXPECTED for a user who is no agent, or whose group has no supervisor.
  */
 function supervisorToCall(acd: AcdState | undefined, loginName: string): string {
-  const agent = acd?.agents[loginName]
+  const agent = acd?.agents.get(loginName)
   const operator = ownEntry(acd?.definition.operators, loginName)
   if (acd === undefined || operator === undefined)
     throw new PlatformError(
@@ -222,8 +222,8 @@ function supervisorToCall(acd: AcdState | undefined, loginName: string): string 
     )
     .map((one) => one.loginName)
     .sort()
-  const loggedOn = supervisors.find((one) => acd.agents[one]?.proAcdDeviceNumber !== undefined)
-  if (loggedOn !== undefined) return acd.agents[loggedOn]?.proAcdDeviceNumber as string
+  const loggedOn = supervisors.find((one) => acd.agents.get(one)?.proAcdDeviceNumber !== undefined)
+  if (loggedOn !== undefined) return acd.agents.get(loggedOn)?.proAcdDeviceNumber as string
   const [first] = supervisors
   if (first === undefined)
     throw new PlatformError(

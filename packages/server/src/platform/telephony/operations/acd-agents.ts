@@ -67,7 +67,7 @@ const acdLogOn: Operation<Command<'acdLogOn'>> = (transaction, command, context)
   if (licenses !== undefined) {
     const agents = requireAcd(transaction).agents
     let loggedOn = 0
-    for (const loginName in agents) if (agents[loginName]?.place !== 'LOG_OFF') loggedOn += 1
+    for (const agent of agents.values()) if (agent.place !== 'LOG_OFF') loggedOn += 1
     if (loggedOn >= licenses)
       throw new PlatformError(
         'NOT_ALLOWED',
@@ -171,7 +171,7 @@ const acdWithdraw: Operation<Command<'acdWithdraw'>> = (transaction, command) =>
 }
 
 const acdWrapUpEnd: Operation<Command<'acdWrapUpEnd'>> = (transaction, command) => {
-  const agent = transaction.state.acd?.agents[command.loginName]
+  const agent = transaction.state.acd?.agents.get(command.loginName)
   if (agent?.place !== 'WRAPUP') return undefined
   moveAgent(transaction, agent, 'wrapUpEnded')
   return undefined
@@ -260,7 +260,7 @@ const acdHelp: Operation<Command<'acdHelp'>> = (transaction, command) => {
   if (command.agentNumber !== undefined) {
     if (operator.type !== 'SUPERVISOR')
       throw new PlatformError('NOT_ALLOWED', `'${command.loginName}' is no supervisor`)
-    const agent = Object.values(acd.agents).find(
+    const agent = acd.agents.find(
       (one) => one.proAcdDeviceNumber === command.agentNumber && one.helpRequested !== undefined,
     )
     if (agent === undefined)
@@ -275,7 +275,7 @@ const acdHelp: Operation<Command<'acdHelp'>> = (transaction, command) => {
       return undefined
     }
     // A supervisor who names no agent (the Java SDK's DELETE /intrusion) rejects the one request made to it.
-    const asked = Object.values(acd.agents).filter((one) =>
+    const asked = [...acd.agents.values()].filter((one) =>
       one.helpRequested?.includes(command.loginName),
     )
     const [only] = asked

@@ -70,9 +70,8 @@ export function pilotCondition(
   const group = queue === undefined ? undefined : acd.definition.queues[queue]?.processingGroup
   if (queue === undefined || group === undefined)
     return { state: 'Blocked', status: 'BLOCKED_ON_RULE' }
-  for (const loginName in acd.agents) {
-    const agent = acd.agents[loginName]
-    if (agent?.pg === group && agent.place !== 'LOG_OFF')
+  for (const agent of acd.agents.values()) {
+    if (agent.pg === group && agent.place !== 'LOG_OFF')
       return { state: 'Opened', status: 'OPEN', queue }
   }
   return { state: 'Blocked', status: 'BLOCKED_ON_RULE', queue }
@@ -211,9 +210,8 @@ export function expectedWait(acd: AcdState, queueNumber: string, position: numbe
   if (handling === 0) return 0
   const group = acd.definition.queues[queueNumber]?.processingGroup
   let agents = 0
-  for (const loginName in acd.agents) {
-    const agent = acd.agents[loginName]
-    if (agent !== undefined && agent.pg === group && agent.place !== 'LOG_OFF') agents += 1
+  for (const agent of acd.agents.values()) {
+    if (agent.pg === group && agent.place !== 'LOG_OFF') agents += 1
   }
   return Math.round((position * handling) / Math.max(1, agents))
 }
@@ -382,9 +380,8 @@ export function hasSkills(agent: AgentRuntime, needs: readonly SkillNeed[] | und
 function readyAgents(transaction: Transaction, acd: AcdState): AgentRuntime[] {
   const lookup = transaction.lookup()
   const ready: AgentRuntime[] = []
-  for (const loginName in acd.agents) {
-    const agent = acd.agents[loginName]
-    if (agent?.place !== 'READY' || agent.pg === undefined || agent.acdCall !== undefined) continue
+  for (const [loginName, agent] of acd.agents) {
+    if (agent.place !== 'READY' || agent.pg === undefined || agent.acdCall !== undefined) continue
     const device = agent.proAcdDeviceNumber
     if (device === undefined || transaction.state.devices[device]?.state !== 'IN_SERVICE') continue
     if (lookup.ofUser(loginName).length > 0) continue
@@ -501,7 +498,7 @@ export function acdNoAnswer(transaction: Transaction, callRef: string, number: s
  * queue (the pass after the command offers it to another agent). A logged-off agent is offered no call.
  */
 export function withdrawOffer(transaction: Transaction, loginName: string): void {
-  const callRef = transaction.state.acd?.agents[loginName]?.acdCall
+  const callRef = transaction.state.acd?.agents.get(loginName)?.acdCall
   const call = callRef === undefined ? undefined : transaction.call(callRef)
   const acdCall = call?.acd
   if (call === undefined || acdCall === undefined || acdCall.offeredTo !== loginName) return
@@ -574,7 +571,7 @@ export function settleAcd(transaction: Transaction, context: EngineContext): voi
     let now = transaction.state.calls.get(callRef)
     for (const call of [before, now])
       for (const { endpoint } of call?.connections ?? [])
-        if (endpoint.loginName !== undefined && acd.agents[endpoint.loginName] !== undefined)
+        if (endpoint.loginName !== undefined && acd.agents.get(endpoint.loginName) !== undefined)
           users.add(endpoint.loginName)
     if (now !== undefined && hasSupervision(acd, now)) {
       // A supervisor left alone with the caller leaves, and the call may end with it.
@@ -611,7 +608,7 @@ function hasSupervision(acd: AcdState, call: CallRecord): boolean {
     if (endpoint.supervising !== undefined) return true
     if (
       endpoint.loginName !== undefined &&
-      acd.agents[endpoint.loginName]?.listenedBy !== undefined
+      acd.agents.get(endpoint.loginName)?.listenedBy !== undefined
     )
       return true
   }
@@ -647,7 +644,7 @@ function agentPartEnded(transaction: Transaction, call: CallRecord, acdCall: Acd
     ...(acdCall.transactionCode !== undefined && { transactionCode: acdCall.transactionCode }),
   })
   const acd = transaction.state.acd as AcdState
-  const agent = acd.agents[loginName]
+  const agent = acd.agents.get(loginName)
   if (agent === undefined || agent.acdCall !== call.callRef || agent.place !== 'BUSY') {
     closeTicket(transaction, ticket)
     return
@@ -690,7 +687,7 @@ function agentPartEnded(transaction: Transaction, call: CallRecord, acdCall: Acd
 
 /** A logged-on agent's other calls: READY to BUSY when it is in one, BUSY back to READY (or its wrap-up) when not. */
 function privateCalls(transaction: Transaction, loginName: string): void {
-  const agent = transaction.state.acd?.agents[loginName]
+  const agent = transaction.state.acd?.agents.get(loginName)
   if (agent === undefined || agent.acdCall !== undefined) return
   const inCall = transaction.lookup().ofUser(loginName).length > 0
   if (agent.place === 'READY' && inCall) moveAgent(transaction, agent, 'privateCallStarted')

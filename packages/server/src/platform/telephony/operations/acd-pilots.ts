@@ -4,7 +4,7 @@
  * pilot), their calendars changed, monitored; and the contact center provisioned from its definition.
  */
 import type { AcdState, PilotRuntime } from '../../acd/acd-state.js'
-import { definitionsOf } from '../../acd/acd-state.js'
+import { agentMapOf, definitionsOf } from '../../acd/acd-state.js'
 import { newAgent } from '../../acd/agent-state.js'
 import {
   type ContactCenterDefinition,
@@ -254,7 +254,7 @@ function removeContactCenter(transaction: Transaction): void {
       skills: [],
     }),
     pilots: {},
-    agents: {},
+    agents: agentMapOf(),
     queues: {},
     wrapping: {},
     handlingMs: {},
@@ -285,7 +285,7 @@ const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
     definition,
     ...(command.digest !== undefined && { provision: command.digest }),
     pilots: {},
-    agents: {},
+    agents: agentMapOf(),
     queues: {},
     wrapping: before?.wrapping ?? {},
     outbox: before?.outbox ?? [],
@@ -303,16 +303,21 @@ const provisionContactCenter: Operation<Command<'provisionContactCenter'>> = (
       monitoredBy: before?.pilots[number]?.monitoredBy ?? [],
     }
   }
+  // Built in place (the draft's own map), in the definition's order of operators.
+  const agents = agentMapOf().asMutable()
   for (const loginName in definition.operators) {
     const operator = definition.operators[loginName]
-    const kept = before?.agents[loginName]
+    const kept = before?.agents.get(loginName)
     if (operator === undefined) continue
     const groupGone = kept?.pg !== undefined && definition.processingGroups[kept.pg] === undefined
-    draft.agents[loginName] =
+    agents.set(
+      loginName,
       kept === undefined || groupGone
         ? newAgent(loginName, operator.skills)
-        : { ...kept, skills: operator.skills.map((skill) => ({ ...skill })) }
+        : { ...kept, skills: operator.skills.map((skill) => ({ ...skill })) },
+    )
   }
+  draft.agents = agents.asImmutable()
   for (const number in before?.queues ?? {})
     if (definition.queues[number] !== undefined) draft.queues[number] = before?.queues[number] ?? []
   for (const number in before?.handlingMs ?? {})

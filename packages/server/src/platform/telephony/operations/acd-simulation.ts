@@ -314,7 +314,7 @@ const acdSimulatedAgentSet: Operation<Command<'acdSimulatedAgentSet'>> = (transa
 
 /** What a simulated agent does from where it is now: its ringing call, its call in progress, its wrap-up. */
 function takeOver(transaction: Transaction, loginName: string, agent: SimulatedAgent): void {
-  const runtime = transaction.state.acd?.agents[loginName]
+  const runtime = transaction.state.acd?.agents.get(loginName)
   const callRef = runtime?.acdCall
   const call = callRef === undefined ? undefined : transaction.state.calls.get(callRef)
   if (callRef !== undefined && call !== undefined) {
@@ -404,7 +404,7 @@ const acdSimulatedWrapUp: Operation<Command<'acdSimulatedWrapUp'>> = (
 ) => {
   const simulated = transaction.state.acdSimulation?.agents[command.loginName]
   const acd = transaction.state.acd
-  const agent = acd?.agents[command.loginName]
+  const agent = acd?.agents.get(command.loginName)
   if (simulated === undefined || acd === undefined || agent === undefined) return undefined
   const { loginName } = command
   if (agent.place === 'TRANSACTION_CODE_INPUT') {
@@ -421,7 +421,7 @@ const acdSimulatedWrapUp: Operation<Command<'acdSimulatedWrapUp'>> = (
       context,
     )
     if (
-      transaction.state.acd?.agents[loginName]?.place === 'WRAPUP' &&
+      transaction.state.acd?.agents.get(loginName)?.place === 'WRAPUP' &&
       simulated.wrapUpMs !== undefined
     )
       transaction.schedule(simulated.wrapUpMs, { type: 'acdSimulatedWrapUp', loginName })
@@ -524,7 +524,7 @@ function agentPartEnded(transaction: Transaction, loginName: string, callRef: st
         timer.callRef === callRef) ||
       (timer.type === 'acdSimulatedWrapUp' && timer.loginName === loginName),
   )
-  const place = transaction.state.acd?.agents[loginName]?.place
+  const place = transaction.state.acd?.agents.get(loginName)?.place
   if (place === 'TRANSACTION_CODE_INPUT')
     transaction.schedule(0, { type: 'acdSimulatedWrapUp', loginName })
   else if (place === 'WRAPUP' && agent.wrapUpMs !== undefined)

@@ -31,7 +31,7 @@ function supervisorEndpoint(
   context: EngineContext,
   loginName: string,
 ): Endpoint {
-  const set = transaction.state.acd?.agents[loginName]?.proAcdDeviceNumber
+  const set = transaction.state.acd?.agents.get(loginName)?.proAcdDeviceNumber
   const endpoint = context.directory.resolve(set ?? loginName)
   if (endpoint?.deviceId === undefined || endpoint.loginName !== loginName)
     throw new PlatformError('NOT_EXPECTED', `'${loginName}' has no set to supervise from`)
@@ -41,8 +41,8 @@ function supervisorEndpoint(
 /** The logged-on agent at `agentNumber` (its set): NOT_FOUND when no agent is logged on there. */
 function agentAtNumber(transaction: Transaction, agentNumber: string): string {
   const acd = requireAcd(transaction)
-  for (const loginName in acd.agents)
-    if (acd.agents[loginName]?.proAcdDeviceNumber === agentNumber) return loginName
+  for (const [loginName, agent] of acd.agents)
+    if (agent.proAcdDeviceNumber === agentNumber) return loginName
   throw new PlatformError('NOT_FOUND', `agentNumber: no agent is logged on at ${agentNumber}`)
 }
 
@@ -201,7 +201,7 @@ export function settleSupervisors(
   const acd = transaction.state.acd
   for (const connection of call.connections) {
     const agent = connection.endpoint.loginName
-    const listener = agent === undefined ? undefined : acd?.agents[agent]?.listenedBy
+    const listener = agent === undefined ? undefined : acd?.agents.get(agent)?.listenedBy
     if (
       listener === undefined ||
       connection.state !== 'ACTIVE' ||

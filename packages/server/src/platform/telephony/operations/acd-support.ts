@@ -11,6 +11,7 @@ import {
   type AgentPlace,
   type AgentRuntime,
   nextPlace,
+  type OperatorStateView,
   operatorStateOf,
   refusalOf,
 } from '../../acd/agent-state.js'
@@ -56,7 +57,7 @@ export function requirePilot(transaction: Transaction, number: string): PilotDef
 /** The runtime of an operator (created logged off on first use). */
 export function agentAt(transaction: Transaction, loginName: string): AgentRuntime {
   const acd = requireAcd(transaction)
-  const agent = acd.agents[loginName]
+  const agent = acd.agents.get(loginName)
   if (agent !== undefined) return agent
   const skills = acd.definition.operators[loginName]?.skills ?? []
   return { loginName, place: 'LOG_OFF', skills: skills.map((skill) => ({ ...skill })) }
@@ -73,8 +74,8 @@ export function putAgent(transaction: Transaction, agent: AgentRuntime): AgentRu
     changed = new Map()
     changedAgents.set(transaction, changed)
   }
-  if (!changed.has(agent.loginName)) changed.set(agent.loginName, acd.agents[agent.loginName])
-  changeAcd(transaction, { agents: { ...acd.agents, [agent.loginName]: agent } })
+  if (!changed.has(agent.loginName)) changed.set(agent.loginName, acd.agents.get(agent.loginName))
+  changeAcd(transaction, { agents: acd.agents.set(agent.loginName, agent) })
   return agent
 }
 
@@ -146,14 +147,26 @@ export function tellAgents(transaction: Transaction): void {
   const acd = transaction.state.acd
   if (changed === undefined || acd === undefined) return
   for (const [loginName, before] of [...changed].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const agent = acd.agents[loginName]
+    const agent = acd.agents.get(loginName)
     if (agent === undefined) continue
     const state = operatorStateOf(agent)
-    if (before !== undefined && JSON.stringify(operatorStateOf(before)) === JSON.stringify(state))
-      continue
+    if (before !== undefined && sameOperatorState(operatorStateOf(before), state)) continue
     transaction.events.push({ eventName: 'OnAgentStateChanged', loginName, state })
   }
   changedAgents.delete(transaction)
+}
+
+/** Whether two agents' states read the same to the SDKs: every field of OperatorStateView alike. */
+function sameOperatorState(a: OperatorStateView, b: OperatorStateView): boolean {
+  return (
+    a.mainState === b.mainState &&
+    a.subState === b.subState &&
+    a.proAcdDeviceNumber === b.proAcdDeviceNumber &&
+    a.pgNumber === b.pgNumber &&
+    a.withdrawReason === b.withdrawReason &&
+    a.withdraw === b.withdraw &&
+    a.withdrawn === b.withdrawn
+  )
 }
 
 /** A pilot event (package `pilot`), sent only while someone monitors the pilot. */
