@@ -636,3 +636,12 @@ describe('the groups events (package groups)', () => {
     expect(w.state.huntingGroups?.[GROUP]?.loggedOff).toEqual(['bob'])
   })
 })
+
+describe('group numbers a request gives', () => {
+  it('names such as __proto__ or constructor are no group: NOT_FOUND, nothing changed', () => {
+    const w = world()
+    for (const group of ['__proto__', 'constructor', 'toString'])
+      for (const join of [true, false])
+        w.refuses({ type: 'huntingGroupMember', loginName: 'alice', group, join }, 'NOT_FOUND')
+  })
+})

@@ -31,7 +31,7 @@ export function groupEndpoint(number: string): Endpoint {
 
 /** The group with this number in the transaction's state. */
 export function groupAt(transaction: Transaction, number: string): HuntingGroup | undefined {
-  return transaction.state.huntingGroups?.[number]
+  return ownEntry(transaction.state.huntingGroups, number)
 }
 
 /** Replaces the group (or removes it: undefined) in the transaction's state, which gets a new record of groups. */
