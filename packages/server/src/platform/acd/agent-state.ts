@@ -164,11 +164,6 @@ export function newAgent(loginName: string, skills: readonly OperatorSkill[]): A
   return { loginName, place: 'LOG_OFF', skills: skills.map((skill) => ({ ...skill })) }
 }
 
-/** Whether the agent is logged on. */
-export function isLoggedOn(agent: AgentRuntime | undefined): boolean {
-  return agent !== undefined && agent.place !== 'LOG_OFF'
-}
-
 /**
  * The agent's state as the SDKs read it (OperatorState): the Node and C# SDKs read `withdraw`, the Java SDK
  * `withdrawn`; both are given.

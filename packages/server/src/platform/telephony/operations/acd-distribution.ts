@@ -7,7 +7,13 @@
  * ticket (acd-support.ts `ticketOf`).
  */
 import type { CallCause } from '@openness/wire'
-import type { AcdCall, AcdDefinitions, AcdState, PilotRuntime } from '../../acd/acd-state.js'
+import {
+  type AcdCall,
+  type AcdDefinitions,
+  type AcdState,
+  type PilotRuntime,
+  ruleSkills,
+} from '../../acd/acd-state.js'
 import type { AcdTicket } from '../../acd/acd-ticket.js'
 import type { AgentRuntime } from '../../acd/agent-state.js'
 import { afterAcdCall } from '../../acd/agent-state.js'
@@ -117,8 +123,7 @@ export function reachPilot(
     agentPartEnded(transaction, call, previous)
     markClosed(transaction, previous.ticketId)
   }
-  const skills =
-    options.skills ?? pilot.rules.find((r) => r.ruleNumber === runtime.ruleNumber)?.skills
+  const skills = options.skills ?? ruleSkills(pilot, runtime.ruleNumber)
   const acdCall: AcdCall = {
     ticketId: `${call.callUUID}-${transaction.nextId()}`,
     pilot: number,
@@ -548,11 +553,6 @@ export function acdAnswered(
   const agent = agentAt(transaction, loginName)
   if (agent.pg !== undefined) acdCall.pg = agent.pg
   tellRemoved(transaction, call, 'DISTRIBUTED', { newDestination: agentSide.endpoint.number })
-}
-
-/** Whether the connection rings for a pilot (offered to an agent, not answered). */
-export function isOfferedByPilot(call: CallRecord, connection: Connection): boolean {
-  return call.acd !== undefined && connection.endpoint.offeredBy === call.acd.pilot
 }
 
 /**

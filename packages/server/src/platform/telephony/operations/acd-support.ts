@@ -10,6 +10,7 @@ import {
   type AgentAction,
   type AgentPlace,
   type AgentRuntime,
+  newAgent,
   nextPlace,
   type OperatorStateView,
   operatorStateOf,
@@ -59,8 +60,7 @@ export function agentAt(transaction: Transaction, loginName: string): AgentRunti
   const acd = requireAcd(transaction)
   const agent = acd.agents.get(loginName)
   if (agent !== undefined) return agent
-  const skills = acd.definition.operators[loginName]?.skills ?? []
-  return { loginName, place: 'LOG_OFF', skills: skills.map((skill) => ({ ...skill })) }
+  return newAgent(loginName, ownEntry(acd.definition.operators, loginName)?.skills ?? [])
 }
 
 /** The agents each command changed, as they were before it: their events are told at its end (`tellAgents`). */
